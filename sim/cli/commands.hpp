@@ -1,0 +1,14 @@
+// The csxsim subcommands. Each takes the arguments after its name and returns an exit status;
+// errors are thrown and mapped to exit statuses by main().
+#pragma once
+
+#include <string>
+#include <vector>
+
+namespace csx::cli {
+
+using Args = std::vector<std::string>;
+
+int candidates_command(const Args& args);
+
+}  // namespace csx::cli

@@ -1,0 +1,79 @@
+// csxsim entry point: picks the subcommand and maps errors to exit statuses
+// (0 ok, 1 nothing fits, 2 bad input or a refused rule, 3 internal error).
+#include <boost/program_options/errors.hpp>
+#include <cstdio>
+#include <exception>
+#include <fmt/format.h>
+#include <functional>
+#include <map>
+#include <string>
+#include <vector>
+#include <yaml-cpp/exceptions.h>
+
+#include "cli/commands.hpp"
+#include "common/did_you_mean.hpp"
+#include "common/errors.hpp"
+
+namespace {
+
+struct Command {
+  std::function<int(const csx::cli::Args&)> run;
+  const char* summary;
+};
+
+const std::map<std::string, Command>& commands() {
+  static const std::map<std::string, Command> table{
+      {"candidates",
+       {csx::cli::candidates_command, "per-system batches, supported MBS set, MBS resolution"}},
+  };
+  return table;
+}
+
+void print_usage(std::FILE* out) {
+  fmt::print(out, "usage: csxsim COMMAND [options]   (csxsim COMMAND --help for its options)\n\n");
+  fmt::print(out, "Simulates microbatched training on Cerebras CS-2/CS-3 clusters.\n\ncommands:\n");
+  for (const auto& [name, c] : commands()) fmt::print(out, "  {:<12} {}\n", name, c.summary);
+}
+
+int fail(int status, const std::string& message) {
+  fmt::print(stderr, "csxsim: error: {}\n", message);
+  return status;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  if (argc < 2) {
+    print_usage(stderr);
+    return 2;
+  }
+  const std::string name = argv[1];
+  if (name == "--help" || name == "-h" || name == "help") {
+    print_usage(stdout);
+    return 0;
+  }
+  if (name == "--version") {
+    fmt::print("csxsim {}\n", CSXSIM_VERSION);
+    return 0;
+  }
+  const auto it = commands().find(name);
+  if (it == commands().end()) {
+    std::vector<std::string> names;
+    for (const auto& [n, c] : commands()) names.push_back(n);
+    return fail(2, fmt::format("unknown command '{}'{}; run csxsim --help", name,
+                               csx::did_you_mean(name, names)));
+  }
+  try {
+    return it->second.run(csx::cli::Args(argv + 2, argv + argc));
+  } catch (const csx::InfeasibleError& e) {
+    return fail(1, e.what());
+  } catch (const csx::InputError& e) {
+    return fail(2, e.what());
+  } catch (const boost::program_options::error& e) {
+    return fail(2, fmt::format("{} (csxsim {} --help lists the options)", e.what(), name));
+  } catch (const YAML::Exception& e) {
+    return fail(2, e.what());
+  } catch (const std::exception& e) {
+    return fail(3, fmt::format("internal error: {}", e.what()));
+  }
+}

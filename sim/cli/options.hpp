@@ -1,0 +1,20 @@
+// Shared Boost.Program_options plumbing for the subcommands.
+#pragma once
+
+#include <boost/program_options.hpp>
+#include <optional>
+#include <string>
+
+#include "cli/commands.hpp"
+
+namespace csx::cli {
+
+namespace po = boost::program_options;
+
+// Parses args against desc (and positional, if any). Returns nullopt after printing help when
+// --help was given. Throws po::error on unknown or malformed options.
+[[nodiscard]] std::optional<po::variables_map> parse_options(
+    const Args& args, const std::string& usage, po::options_description& desc,
+    const po::positional_options_description* positional = nullptr);
+
+}  // namespace csx::cli

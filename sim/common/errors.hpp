@@ -1,0 +1,28 @@
+// Typed errors. The library throws; only sim/cli maps them to exit codes.
+#pragma once
+
+#include <stdexcept>
+#include <string>
+
+namespace csx {
+
+// Bad input: a malformed file, a wrong type, a value out of range. Exit status 2.
+class InputError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+// A valid input that a Cerebras platform rule refuses (MBS > P, explore outside
+// compile-only, microbatching with batch norm, ...). Exit status 2.
+class RuleError : public InputError {
+ public:
+  using InputError::InputError;
+};
+
+// The configuration is well formed but nothing can run: no candidate fits. Exit status 1.
+class InfeasibleError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+}  // namespace csx

@@ -10,5 +10,6 @@ namespace csx::cli {
 using Args = std::vector<std::string>;
 
 int candidates_command(const Args& args);
+int describe_command(const Args& args);
 
 }  // namespace csx::cli

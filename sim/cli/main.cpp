@@ -25,6 +25,8 @@ const std::map<std::string, Command>& commands() {
   static const std::map<std::string, Command> table{
       {"candidates",
        {csx::cli::candidates_command, "per-system batches, supported MBS set, MBS resolution"}},
+      {"describe",
+       {csx::cli::describe_command, "a model's parameters, FLOPs, bytes and memory fit"}},
   };
   return table;
 }

@@ -3,6 +3,7 @@
 
 #include <boost/program_options.hpp>
 #include <optional>
+#include <cstdint>
 #include <string>
 
 #include "cli/commands.hpp"
@@ -16,5 +17,20 @@ namespace po = boost::program_options;
 [[nodiscard]] std::optional<po::variables_map> parse_options(
     const Args& args, const std::string& usage, po::options_description& desc,
     const po::positional_options_description* positional = nullptr);
+
+}  // namespace csx::cli
+
+namespace csx::cli {
+
+// Where platforms/ and models/ live: $CSXSIM_DATA_DIR, else the source tree csxsim was built
+// from.
+[[nodiscard]] std::string data_dir();
+
+// A model argument: a path to a YAML file, or the stem of a file in models/ ("gpt3_xl").
+[[nodiscard]] std::string resolve_model_path(const std::string& arg);
+
+// Parses an optional positive integer flag given as text.
+[[nodiscard]] std::optional<std::int64_t> optional_count(const po::variables_map& vm,
+                                                         const std::string& flag);
 
 }  // namespace csx::cli

@@ -1,0 +1,114 @@
+// `csxsim describe`: a model's parameters, FLOPs, streamed bytes, activations and memory fit.
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+#include "cli/commands.hpp"
+#include "cli/options.hpp"
+#include "model/layer_costs.hpp"
+#include "model/memory_model.hpp"
+#include "model/model_loader.hpp"
+#include "platform/platform_spec.hpp"
+
+namespace csx::cli {
+namespace {
+
+const char* kind_name(model::LayerKind k) {
+  switch (k) {
+    case model::LayerKind::kEmbedding: return "embedding";
+    case model::LayerKind::kBlock: return "block";
+    case model::LayerKind::kHead: return "head";
+  }
+  return "?";
+}
+
+const char* architecture_name(model::Architecture a) {
+  switch (a) {
+    case model::Architecture::kDecoder: return "decoder";
+    case model::Architecture::kEncoder: return "encoder";
+    case model::Architecture::kVisionTransformer: return "vision transformer";
+    case model::Architecture::kResNet: return "CNN with batch norm";
+  }
+  return "?";
+}
+
+}  // namespace
+
+int describe_command(const Args& args) {
+  po::options_description desc("describe options");
+  std::string file, platform_name = "cs2";
+  desc.add_options()
+      ("model", po::value(&file)->required(), "model or Model Zoo params file, or a models/ name")
+      ("platform", po::value(&platform_name), "cs2 | cs3 | platform file (default cs2)")
+      ("seq-len", po::value<std::string>(), "sequence length override (tokens)")
+      ("json", "print one JSON object");
+  po::positional_options_description pos;
+  pos.add("model", 1);
+  const auto vm = parse_options(
+      args, "csxsim describe MODEL_OR_PARAMS_FILE [--platform cs2|cs3|FILE] [--seq-len S] [--json]",
+      desc, &pos);
+  if (!vm) return 0;
+  const auto spec = model::load_model(resolve_model_path(file), optional_count(*vm, "seq-len"));
+  const auto platform = platform::load_platform(platform_name, data_dir());
+  const auto costs = model::layer_costs(spec);
+  const auto max_mbs = model::max_fitting_micro_batch_size(costs, platform, model::Pass::kTrain);
+  const auto mx = model::memoryx_check(costs, platform);
+  const double train_flops = costs.train_flops_per_sample(false);
+
+  if (vm->count("json")) {
+    nlohmann::ordered_json j;
+    j["model"] = spec.label;
+    j["family"] = spec.name;
+    j["platform"] = platform.name;
+    j["seq_len"] = spec.seq_len;
+    j["parameters"] = costs.parameters();
+    j["train_flops_per_sample"] = train_flops;
+    j["train_flops_per_sample_with_recompute"] = costs.train_flops_per_sample(true);
+    j["forward_flops_per_sample"] = costs.forward_flops_per_sample();
+    j["weight_bytes_per_pass"] = costs.weight_bytes_per_pass();
+    j["activation_bytes_per_sample"] = costs.activation_bytes_per_sample();
+    j["max_fitting_micro_batch_size"] = max_mbs;
+    j["memoryx_required_bytes"] = mx.required_bytes;
+    j["memoryx_fits"] = mx.fits;
+    auto& layers = j["layers"] = nlohmann::json::array();
+    for (const auto& L : costs.layers)
+      layers.push_back(nlohmann::ordered_json{{"name", L.name},
+                                              {"kind", kind_name(L.kind)},
+                                              {"parameters", L.parameters},
+                                              {"weight_bytes", L.weight_bytes},
+                                              {"forward_flops_per_sample", L.forward_flops},
+                                              {"activation_bytes_per_sample", L.activation_bytes}});
+    fmt::print("{}\n", j.dump(2));
+    return 0;
+  }
+
+  fmt::print("model {} ({}, {}) from {}\n", spec.label, spec.name,
+             architecture_name(spec.architecture), spec.source);
+  if (spec.transformer())
+    fmt::print("  seq_len {}, hidden {}, layers {}, heads {} (kv {}), ffn {} ({}{}), vocab {}\n",
+               spec.seq_len, spec.hidden_size, spec.num_hidden_layers, spec.num_heads,
+               spec.num_kv_heads, spec.filter_size, spec.nonlinearity,
+               spec.num_experts > 1 ? fmt::format(", {} experts top-{}", spec.num_experts,
+                                                  spec.top_k)
+                                    : "",
+               spec.vocab_size);
+  fmt::print("{:<44}{:>20}\n", "parameters", costs.parameters());
+  fmt::print("{:<44}{:>20.4e}\n", "training FLOP per sample (model, no recompute)", train_flops);
+  fmt::print("{:<44}{:>20.4e}\n", "training FLOP per sample (with recompute)",
+             costs.train_flops_per_sample(true));
+  fmt::print("{:<44}{:>20.4e}\n", "forward FLOP per sample", costs.forward_flops_per_sample());
+  fmt::print("{:<44}{:>20.4e}\n", "weight bytes streamed per pass", costs.weight_bytes_per_pass());
+  fmt::print("{:<44}{:>20.4e}\n", "activation bytes per sample (store all)",
+             costs.activation_bytes_per_sample());
+  fmt::print("{:<44}{:>20}\n",
+             fmt::format("largest micro_batch_size that fits ({})", platform.name), max_mbs);
+  fmt::print("{:<44}{:>17.3f} TB of {:.1f} TB{}\n", "MemoryX weights + optimizer state",
+             mx.required_bytes / 1e12, mx.capacity_bytes / 1e12, mx.fits ? "" : " (does NOT fit)");
+  fmt::print("\n{:<12} {:<10} {:>16} {:>16} {:>20} {:>22}\n", "layer", "kind", "parameters",
+             "weight_bytes", "fwd_flops_per_sample", "activation_bytes_per_sample");
+  for (const auto& L : costs.layers)
+    fmt::print("{:<12} {:<10} {:>16} {:>16.4e} {:>20.4e} {:>22.4e}\n", L.name, kind_name(L.kind),
+               L.parameters, L.weight_bytes, L.forward_flops, L.activation_bytes);
+  return 0;
+}
+
+}  // namespace csx::cli

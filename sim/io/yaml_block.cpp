@@ -1,0 +1,172 @@
+// Validated YAML reads.
+#include "io/yaml_block.hpp"
+
+#include <charconv>
+#include <cmath>
+#include <filesystem>
+#include <fmt/format.h>
+#include <limits>
+
+#include "common/did_you_mean.hpp"
+#include "common/errors.hpp"
+
+namespace csx::io {
+
+YAML::Node load_yaml_file(const std::string& path) {
+  namespace fs = std::filesystem;
+  std::error_code ec;
+  if (!fs::exists(path, ec)) throw InputError(fmt::format("{}: no such file", path));
+  if (fs::is_directory(path, ec))
+    throw InputError(fmt::format("{}: is a directory, expected a YAML file", path));
+  YAML::Node root;
+  try {
+    root = YAML::LoadFile(path);
+  } catch (const YAML::BadFile&) {
+    throw InputError(fmt::format("{}: cannot be read", path));
+  } catch (const YAML::Exception& e) {
+    throw InputError(fmt::format("{}:{}:{}: YAML syntax error: {}", path, e.mark.line + 1,
+                                 e.mark.column + 1, e.msg));
+  }
+  if (!root || root.IsNull()) throw InputError(fmt::format("{}: the file is empty", path));
+  if (!root.IsMap())
+    throw InputError(fmt::format("{}: expected a YAML mapping of keys at the top level", path));
+  return root;
+}
+
+Block::Block(std::string file, std::string key_path, YAML::Node node)
+    : file_(std::move(file)), key_path_(std::move(key_path)), node_(std::move(node)) {}
+
+std::string Block::where(const std::string& key) const {
+  const std::string path = key_path_.empty() ? key : key_path_ + "." + key;
+  YAML::Node n = has(key) ? node_[key] : node_;
+  const auto mark = n.Mark();
+  if (mark.is_null()) return fmt::format("{}: {}", file_, path);
+  return fmt::format("{}:{}: {}", file_, mark.line + 1, path);
+}
+
+bool Block::has(const std::string& key) const { return node_.IsMap() && node_[key].IsDefined(); }
+
+bool Block::has_value(const std::string& key) const { return has(key) && !node_[key].IsNull(); }
+
+Block Block::child(const std::string& key) const {
+  if (!has(key)) throw InputError(fmt::format("{}: required key is missing", where(key)));
+  const YAML::Node n = node_[key];
+  if (!n.IsMap()) throw InputError(fmt::format("{}: expected a mapping of keys", where(key)));
+  return Block(file_, key_path_.empty() ? key : key_path_ + "." + key, n);
+}
+
+std::optional<Block> Block::optional_child(const std::string& key) const {
+  if (!has_value(key)) return std::nullopt;
+  return child(key);
+}
+
+YAML::Node Block::scalar(const std::string& key) const {
+  if (!has(key)) throw InputError(fmt::format("{}: required key is missing", where(key)));
+  const YAML::Node n = node_[key];
+  if (!n.IsScalar()) {
+    const char* kind = n.IsSequence() ? "a list" : n.IsMap() ? "a mapping" : "empty";
+    throw InputError(fmt::format("{} is {}, expected a single value", where(key), kind));
+  }
+  return n;
+}
+
+std::int64_t parse_int_scalar(const std::string& text, const std::string& where,
+                              std::int64_t min) {
+  std::int64_t v = 0;
+  const char* first = text.data();
+  const char* last = first + text.size();
+  if (first != last && *first == '+') ++first;
+  const auto [ptr, ec] = std::from_chars(first, last, v);
+  if (ec == std::errc::result_out_of_range)
+    throw InputError(fmt::format("{} = {}: too large, it does not fit a 64-bit integer", where,
+                                 text));
+  if (text.empty() || ec != std::errc{} || ptr != last) {
+    // 2048.0 or 1e3 are whole numbers written as floats: accept them when exact.
+    double d = 0;
+    const auto [p2, ec2] = std::from_chars(first, last, d);
+    if (ec2 == std::errc{} && p2 == last && std::isfinite(d) && d == std::floor(d) &&
+        std::fabs(d) < 9.0e15)
+      v = static_cast<std::int64_t>(d);
+    else
+      throw InputError(fmt::format("{} = '{}': expected a whole number", where, text));
+  }
+  if (v < min) throw InputError(fmt::format("{} = {}: must be at least {}", where, v, min));
+  return v;
+}
+
+std::int64_t Block::get_int(const std::string& key, std::int64_t min) const {
+  return parse_int_scalar(scalar(key).Scalar(), where(key), min);
+}
+
+std::optional<std::int64_t> Block::get_int_opt(const std::string& key, std::int64_t min) const {
+  if (!has_value(key)) return std::nullopt;
+  return get_int(key, min);
+}
+
+double Block::get_number(const std::string& key, double min, double max) const {
+  const std::string text = scalar(key).Scalar();
+  double v = 0;
+  const char* first = text.data();
+  const char* last = first + text.size();
+  if (first != last && *first == '+') ++first;
+  const auto [ptr, ec] = std::from_chars(first, last, v);
+  if (text.empty() || ec != std::errc{} || ptr != last || !std::isfinite(v))
+    throw InputError(fmt::format("{} = '{}': expected a finite number", where(key), text));
+  if (v < min || v > max)
+    throw InputError(fmt::format("{} = {}: must be within [{}, {}]", where(key), text, min, max));
+  return v;
+}
+
+std::optional<double> Block::get_number_opt(const std::string& key, double min,
+                                            double max) const {
+  if (!has_value(key)) return std::nullopt;
+  return get_number(key, min, max);
+}
+
+std::string Block::get_string(const std::string& key) const { return scalar(key).Scalar(); }
+
+std::optional<std::string> Block::get_string_opt(const std::string& key) const {
+  if (!has_value(key)) return std::nullopt;
+  return get_string(key);
+}
+
+bool Block::get_bool(const std::string& key, bool fallback) const {
+  if (!has_value(key)) return fallback;
+  const std::string text = scalar(key).Scalar();
+  if (text == "true" || text == "True" || text == "TRUE") return true;
+  if (text == "false" || text == "False" || text == "FALSE") return false;
+  throw InputError(fmt::format("{} = '{}': expected true or false", where(key), text));
+}
+
+std::string Block::get_choice(const std::string& key, const std::vector<std::string>& allowed,
+                              const std::string& fallback) const {
+  if (!has_value(key)) return fallback;
+  const std::string v = get_string(key);
+  for (const auto& a : allowed)
+    if (a == v) return v;
+  std::string list;
+  for (const auto& a : allowed) list += (list.empty() ? "" : ", ") + a;
+  throw InputError(fmt::format("{} = '{}': must be one of {}{}", where(key), v, list,
+                               did_you_mean(v, allowed)));
+}
+
+void Block::require_known_keys(const std::vector<std::string>& known) const {
+  for (const auto& kv : node_) {
+    const std::string key = kv.first.Scalar();
+    if (std::find(known.begin(), known.end(), key) == known.end())
+      throw InputError(fmt::format("{}: unknown key{}", where(key), did_you_mean(key, known)));
+  }
+}
+
+void Block::reject_typos(const std::vector<std::string>& read,
+                         const std::vector<std::string>& ignored) const {
+  for (const auto& kv : node_) {
+    const std::string key = kv.first.Scalar();
+    if (std::find(read.begin(), read.end(), key) != read.end()) continue;
+    if (std::find(ignored.begin(), ignored.end(), key) != ignored.end()) continue;
+    const std::string hint = did_you_mean(key, read);
+    if (!hint.empty()) throw InputError(fmt::format("{}: unknown key{}", where(key), hint));
+  }
+}
+
+}  // namespace csx::io

@@ -1,0 +1,69 @@
+// Typed, validated reads from YAML files. Every error names the file, the line, the key path,
+// the value and the rule broken; typos get a did-you-mean.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+#include <yaml-cpp/yaml.h>
+
+namespace csx::io {
+
+// Loads a YAML file. Throws InputError for a missing file, a directory, an empty file or a
+// syntax error (with its line).
+[[nodiscard]] YAML::Node load_yaml_file(const std::string& path);
+
+// A map node being read, with where it came from.
+class Block {
+ public:
+  Block(std::string file, std::string key_path, YAML::Node node);
+
+  [[nodiscard]] const std::string& file() const { return file_; }
+  [[nodiscard]] const std::string& key_path() const { return key_path_; }
+  [[nodiscard]] const YAML::Node& node() const { return node_; }
+  // "file:line: key.path.key" for messages.
+  [[nodiscard]] std::string where(const std::string& key) const;
+
+  [[nodiscard]] bool has(const std::string& key) const;
+  // Present and not null.
+  [[nodiscard]] bool has_value(const std::string& key) const;
+  // A nested map. Throws InputError when absent or not a map.
+  [[nodiscard]] Block child(const std::string& key) const;
+  [[nodiscard]] std::optional<Block> optional_child(const std::string& key) const;
+
+  // Whole number >= min. Throws InputError on absence, wrong type, fraction, overflow, < min.
+  [[nodiscard]] std::int64_t get_int(const std::string& key, std::int64_t min = 1) const;
+  [[nodiscard]] std::optional<std::int64_t> get_int_opt(const std::string& key,
+                                                        std::int64_t min = 1) const;
+  // Finite number within [min, max]; NaN, inf and non-numbers are refused.
+  [[nodiscard]] double get_number(const std::string& key, double min, double max) const;
+  [[nodiscard]] std::optional<double> get_number_opt(const std::string& key, double min,
+                                                     double max) const;
+  [[nodiscard]] std::string get_string(const std::string& key) const;
+  [[nodiscard]] std::optional<std::string> get_string_opt(const std::string& key) const;
+  [[nodiscard]] bool get_bool(const std::string& key, bool fallback) const;
+  // A value that must be one of `allowed`.
+  [[nodiscard]] std::string get_choice(const std::string& key,
+                                       const std::vector<std::string>& allowed,
+                                       const std::string& fallback) const;
+
+  // Blocks we own: every key must be in `known`, else InputError with a did-you-mean.
+  void require_known_keys(const std::vector<std::string>& known) const;
+  // Blocks shared with the Model Zoo: a key that is not in `read` or `ignored` but is close to a
+  // key in `read` is taken for a typo (InputError with a did-you-mean); other keys are ignored.
+  void reject_typos(const std::vector<std::string>& read,
+                    const std::vector<std::string>& ignored) const;
+
+ private:
+  [[nodiscard]] YAML::Node scalar(const std::string& key) const;
+  std::string file_;
+  std::string key_path_;
+  YAML::Node node_;
+};
+
+// Whole-number parse of a scalar's text; `where` names it in errors.
+[[nodiscard]] std::int64_t parse_int_scalar(const std::string& text, const std::string& where,
+                                            std::int64_t min);
+
+}  // namespace csx::io

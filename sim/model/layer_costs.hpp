@@ -1,0 +1,49 @@
+// Per-layer costs of a model: parameters, streamed weight bytes, FLOPs and activation bytes.
+// Sources:
+//  * FLOPs: matmul FLOPs only (2 per multiply-add), attention over the full sequence, as in
+//    Narayanan et al. 2021 (SC'21), eq. 3; backward = 2 x forward.
+//  * Activation bytes with nothing recomputed: Korthikanti et al. 2022, table 2
+//    (s*b*h*(34 + 5*a*s/h) bytes per transformer layer, 16-bit activations), generalised to
+//    GQA, gated FFNs and MoE term by term (see layer_costs.cpp).
+//  * ResNet-50: He et al. 2016, table 1 (bottleneck stages 3-4-6-3).
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "model/model_spec.hpp"
+
+namespace csx::model {
+
+enum class LayerKind { kEmbedding, kBlock, kHead };
+
+struct Layer {
+  std::string name;  // "embedding", "block.0", ..., "head"
+  LayerKind kind = LayerKind::kBlock;
+  std::int64_t parameters = 0;      // trainable parameters owned by this layer
+  double weight_bytes = 0;          // bytes streamed from MemoryX per pass (16-bit weights)
+  double forward_flops = 0;         // FLOP per sample, forward
+  double activation_bytes = 0;      // bytes per sample kept for backward, nothing recomputed
+  double boundary_bytes = 0;        // bytes per sample of the layer's output (16-bit)
+  std::int64_t width = 0;           // matrix dimension mapped onto the wafer (hidden size)
+};
+
+struct ModelCosts {
+  std::vector<Layer> layers;  // in forward order
+  std::int64_t num_blocks = 0;
+
+  [[nodiscard]] std::int64_t parameters() const;
+  [[nodiscard]] double weight_bytes_per_pass() const;      // bytes, all layers once
+  [[nodiscard]] double forward_flops_per_sample() const;   // FLOP
+  // FLOP per sample of one training step: 3 x forward; with recompute, blocks are run
+  // forward once more in backward (4 x), as eq. 3 of Narayanan et al. assumes.
+  [[nodiscard]] double train_flops_per_sample(bool recompute) const;
+  [[nodiscard]] double activation_bytes_per_sample() const;  // sum over layers, store-all
+  [[nodiscard]] double max_layer_weight_bytes() const;
+};
+
+// Builds the layer list. Throws nothing for a validated ModelSpec.
+[[nodiscard]] ModelCosts layer_costs(const ModelSpec& spec);
+
+}  // namespace csx::model

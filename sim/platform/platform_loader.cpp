@@ -1,0 +1,145 @@
+// platforms/*.yaml -> PlatformSpec. One table describes every numeric key, so loading,
+// overrides and error messages share the same names and bounds.
+#include <filesystem>
+#include <fmt/format.h>
+#include <limits>
+#include <variant>
+
+#include "common/did_you_mean.hpp"
+#include "common/errors.hpp"
+#include "io/yaml_block.hpp"
+#include "platform/platform_spec.hpp"
+
+namespace csx::platform {
+namespace {
+
+using Field = std::variant<double PlatformSpec::*, std::int64_t PlatformSpec::*>;
+
+struct Param {
+  const char* section;
+  const char* key;
+  Field field;
+  double min;
+  double max;
+};
+
+constexpr double kInf = std::numeric_limits<double>::max();
+
+// Bounds keep the model physical: efficiencies and fractions at most 1, positive rates.
+const std::vector<Param>& params() {
+  static const std::vector<Param> table{
+      {"system", "cores", &PlatformSpec::cores, 1, 1e9},
+      {"system", "sram_bytes", &PlatformSpec::sram_bytes, 1, 1e15},
+      {"system", "sram_bandwidth_Bps", &PlatformSpec::sram_bandwidth_Bps, 1, 1e20},
+      {"system", "fabric_bandwidth_Bps", &PlatformSpec::fabric_bandwidth_Bps, 1, 1e20},
+      {"system", "peak_flops", &PlatformSpec::peak_flops, 1, 1e20},
+      {"system", "io_ports", &PlatformSpec::io_ports, 1, 1e4},
+      {"system", "io_port_bandwidth_Bps", &PlatformSpec::io_port_bandwidth_Bps, 1, 1e15},
+      {"system", "max_cluster_size", &PlatformSpec::max_cluster_size, 1, 1e6},
+      {"swarmx", "fanout", &PlatformSpec::swarmx_fanout, 2, 1024},
+      {"swarmx", "link_bandwidth_Bps", &PlatformSpec::swarmx_link_bandwidth_Bps, 1, 1e15},
+      {"memoryx", "capacity_bytes", &PlatformSpec::memoryx_capacity_bytes, 1, 1e20},
+      {"memoryx", "bytes_per_parameter", &PlatformSpec::memoryx_bytes_per_parameter, 1, 64},
+      {"calibration", "memoryx_bandwidth_Bps", &PlatformSpec::memoryx_bandwidth_Bps, 1, 1e15},
+      {"calibration", "optimizer_rate_params_per_s", &PlatformSpec::optimizer_rate_params_per_s,
+       1, 1e18},
+      {"calibration", "swarmx_hop_latency_s", &PlatformSpec::swarmx_hop_latency_s, 0, 1},
+      {"calibration", "compute_efficiency_max", &PlatformSpec::compute_efficiency_max, 1e-6, 1},
+      {"calibration", "efficiency_half_tokens", &PlatformSpec::efficiency_half_tokens, 0, 1e12},
+      {"calibration", "wafer_grid_side", &PlatformSpec::wafer_grid_side, 1, 1e5},
+      {"calibration", "kernel_overhead_s", &PlatformSpec::kernel_overhead_s, 0, 10},
+      {"calibration", "microbatch_overhead_s", &PlatformSpec::microbatch_overhead_s, 0, 100},
+      {"calibration", "usable_sram_fraction", &PlatformSpec::usable_sram_fraction, 1e-6, 1},
+      {"calibration", "workspace_bytes", &PlatformSpec::workspace_bytes, 0, 1e15},
+      {"calibration", "weight_buffers", &PlatformSpec::weight_buffers, 1, 64},
+      {"calibration", "checkpoint_interval_layers", &PlatformSpec::checkpoint_interval_layers, 1,
+       1e6},
+  };
+  return table;
+}
+
+const std::vector<std::string> kSections{"name", "system", "swarmx", "memoryx", "calibration"};
+
+std::vector<std::string> keys_of(const std::string& section) {
+  std::vector<std::string> keys;
+  for (const auto& p : params())
+    if (section == p.section) keys.emplace_back(p.key);
+  if (section == "calibration") {
+    keys.emplace_back("activation_policy");
+    keys.emplace_back("gradient_accumulation");
+  }
+  return keys;
+}
+
+void set(PlatformSpec& spec, const Param& p, const io::Block& b) {
+  if (std::holds_alternative<double PlatformSpec::*>(p.field))
+    spec.*std::get<double PlatformSpec::*>(p.field) = b.get_number(p.key, p.min, p.max);
+  else {
+    const auto v = b.get_int(p.key, static_cast<std::int64_t>(p.min));
+    if (static_cast<double>(v) > p.max)
+      throw InputError(fmt::format("{} = {}: must be at most {}", b.where(p.key), v, p.max));
+    spec.*std::get<std::int64_t PlatformSpec::*>(p.field) = v;
+  }
+}
+
+void set_policy(PlatformSpec& spec, const io::Block& b) {
+  // Absent keys keep the current value, so an override of one leaves the other alone.
+  const bool store_all = spec.activation_policy == ActivationPolicy::kStoreAll;
+  const bool wafer = spec.gradient_accumulation == GradientAccumulation::kWafer;
+  spec.activation_policy = b.get_choice("activation_policy", {"checkpoint", "store_all"},
+                                        store_all ? "store_all" : "checkpoint") == "store_all"
+                               ? ActivationPolicy::kStoreAll
+                               : ActivationPolicy::kCheckpoint;
+  spec.gradient_accumulation = b.get_choice("gradient_accumulation", {"memoryx", "wafer"},
+                                            wafer ? "wafer" : "memoryx") == "wafer"
+                                   ? GradientAccumulation::kWafer
+                                   : GradientAccumulation::kMemoryX;
+}
+
+}  // namespace
+
+PlatformSpec load_platform(const std::string& name_or_path, const std::string& data_dir) {
+  namespace fs = std::filesystem;
+  std::string path = name_or_path;
+  const bool looks_like_path = name_or_path.find('/') != std::string::npos ||
+                               name_or_path.ends_with(".yaml") || name_or_path.ends_with(".yml");
+  if (!looks_like_path) {
+    const std::vector<std::string> known{"cs2", "cs3"};
+    if (std::find(known.begin(), known.end(), name_or_path) == known.end())
+      throw InputError(fmt::format("unknown platform '{}'{}: use cs2, cs3 or a platform file",
+                                   name_or_path, did_you_mean(name_or_path, known)));
+    path = (fs::path(data_dir) / "platforms" / (name_or_path + ".yaml")).string();
+  }
+  const io::Block root(path, "", io::load_yaml_file(path));
+  root.require_known_keys(kSections);
+  PlatformSpec spec;
+  spec.source = path;
+  spec.name = root.get_string("name");
+  for (const auto& section : {"system", "swarmx", "memoryx", "calibration"}) {
+    const io::Block b = root.child(section);
+    b.require_known_keys(keys_of(section));
+    for (const auto& p : params())
+      if (std::string(p.section) == section) set(spec, p, b);
+    if (std::string(section) == "calibration") set_policy(spec, b);
+  }
+  return spec;
+}
+
+void override_parameter(PlatformSpec& spec, const std::string& key, const std::string& value) {
+  const auto dot = key.find('.');
+  std::vector<std::string> all;
+  for (const auto& p : params()) all.push_back(std::string(p.section) + "." + p.key);
+  all.emplace_back("calibration.activation_policy");
+  all.emplace_back("calibration.gradient_accumulation");
+  if (dot == std::string::npos || std::find(all.begin(), all.end(), key) == all.end())
+    throw InputError(fmt::format("--platform-override {}={}: unknown key{}", key, value,
+                                 did_you_mean(key, all)));
+  YAML::Node n;
+  n[key.substr(dot + 1)] = value;
+  const io::Block b("--platform-override", key.substr(0, dot), n);
+  for (const auto& p : params())
+    if (std::string(p.section) + "." + p.key == key) return set(spec, p, b);
+  set_policy(spec, b);
+}
+
+}  // namespace csx::platform

@@ -1,0 +1,118 @@
+// Layer costs against published numbers: parameter counts, Narayanan et al. 2021 eq. 3 FLOPs,
+// Korthikanti et al. 2022 table 2 activation bytes.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <filesystem>
+
+#include "model/layer_costs.hpp"
+#include "model/model_loader.hpp"
+
+using namespace csx::model;
+
+namespace {
+
+std::string models_dir() { return std::string(CSXSIM_SOURCE_DIR) + "/models/"; }
+
+ModelCosts costs_of(const std::string& stem) {
+  return layer_costs(load_model(models_dir() + stem + ".yaml"));
+}
+
+double rel(double a, double b) { return std::fabs(a - b) / b; }
+
+}  // namespace
+
+// Published parameter counts.
+TEST(Parameters, Gpt3_175B_BrownEtAl2020) {
+  EXPECT_LT(rel(static_cast<double>(costs_of("gpt3_175b").parameters()), 174.6e9), 0.01);
+}
+TEST(Parameters, Llama2_7B_TouvronEtAl2023) {
+  EXPECT_LT(rel(static_cast<double>(costs_of("llama2_7b").parameters()), 6.74e9), 0.01);
+}
+TEST(Parameters, Llama3_8B_MetaModelCard) {
+  EXPECT_LT(rel(static_cast<double>(costs_of("llama3_8b").parameters()), 8.03e9), 0.01);
+}
+TEST(Parameters, BertLarge_DevlinEtAl2019) {
+  EXPECT_LT(rel(static_cast<double>(costs_of("bert_large_msl128").parameters()), 335e6), 0.02);
+}
+TEST(Parameters, ResNet50_HeEtAl2016) {
+  // torchvision's ResNet-50: 25,557,032 parameters.
+  EXPECT_LT(rel(static_cast<double>(costs_of("resnet50").parameters()), 25.557e6), 0.001);
+}
+TEST(Parameters, Mixtral8x7B_JiangEtAl2024) {
+  EXPECT_LT(rel(static_cast<double>(costs_of("mixtral_8x7b").parameters()), 46.7e9), 0.01);
+}
+
+// Narayanan et al. 2021 (SC'21), eq. 3: training FLOPs per iteration with full activation
+// recomputation = 96 B s l h^2 (1 + s/(6h) + V/(16 l h)); without recomputation the same
+// counting gives 72 B s l h^2 (1 + s/(6h) + V/(12 l h)).
+TEST(Flops, Gpt3MatchesNarayananEq3) {
+  for (const char* stem : {"gpt3_xl", "gpt3_2p7b", "gpt3_6p7b", "gpt3_13b", "gpt3_175b"}) {
+    const auto spec = load_model(models_dir() + stem + ".yaml");
+    const auto c = layer_costs(spec);
+    const double B = 1536, s = 2048, l = static_cast<double>(spec.num_hidden_layers),
+                 h = static_cast<double>(spec.hidden_size), V = 50257;
+    const double eq3 = 96 * B * s * l * h * h * (1 + s / (6 * h) + V / (16 * l * h));
+    const double no_recompute = 72 * B * s * l * h * h * (1 + s / (6 * h) + V / (12 * l * h));
+    EXPECT_LT(rel(B * c.train_flops_per_sample(true), eq3), 1e-3) << stem;
+    EXPECT_LT(rel(B * c.train_flops_per_sample(false), no_recompute), 1e-3) << stem;
+    EXPECT_NEAR(c.train_flops_per_sample(false), 3 * c.forward_flops_per_sample(),
+                1e-6 * c.forward_flops_per_sample());
+  }
+}
+
+// Korthikanti et al. 2022, table 2 (no parallelism, nothing recomputed):
+// s b h (34 + 5 a s / h) bytes per transformer layer.
+TEST(Activations, KorthikantiTable2) {
+  for (const char* stem : {"gpt3_xl", "gpt3_175b", "gpt2_small", "bert_large_msl512"}) {
+    const auto spec = load_model(models_dir() + stem + ".yaml");
+    const auto c = layer_costs(spec);
+    const double s = static_cast<double>(spec.seq_len), h = static_cast<double>(spec.hidden_size),
+                 a = static_cast<double>(spec.num_heads), b = 1;
+    const double expected = s * b * h * (34 + 5 * a * s / h);
+    for (const auto& L : c.layers) {
+      if (L.kind == LayerKind::kBlock) {
+        EXPECT_DOUBLE_EQ(L.activation_bytes, expected) << stem;
+      }
+    }
+  }
+}
+
+// Llama-style models: SwiGLU has three FFN matrices, GQA shrinks K and V.
+TEST(Layers, SwiGluAndGqa) {
+  const auto spec = load_model(models_dir() + "llama3_8b.yaml");
+  EXPECT_EQ(spec.num_kv_heads, 8);
+  EXPECT_TRUE(spec.gated_ffn);
+  const auto c = layer_costs(spec);
+  const double h = 4096, f = 14336, kv = 8 * 128;
+  // q + k + v + o + 3 FFN matrices + 2 RMSNorm gains.
+  EXPECT_EQ(c.layers[1].parameters,
+            static_cast<std::int64_t>(h * h + 2 * h * kv + h * h + 3 * h * f + 2 * h));
+  EXPECT_DOUBLE_EQ(c.layers[1].weight_bytes, 2.0 * static_cast<double>(c.layers[1].parameters));
+}
+
+// Every shared Model Zoo file loads, in both layouts.
+TEST(Loading, EveryModelZooFile) {
+  namespace fs = std::filesystem;
+  int n = 0;
+  for (const auto& dir : fs::directory_iterator(std::string(CSXSIM_SOURCE_DIR) +
+                                                "/../shared/modelzoo")) {
+    if (!dir.is_directory()) continue;
+    for (const auto& f : fs::directory_iterator(dir.path())) {
+      const auto spec = load_model(f.path().string());
+      EXPECT_GT(layer_costs(spec).parameters(), 0) << f.path();
+      ++n;
+    }
+  }
+  EXPECT_GE(n, 14);
+}
+
+TEST(Loading, SequenceLengthFromDataloaderAndOverride) {
+  const auto dir = std::string(CSXSIM_SOURCE_DIR) + "/../shared/modelzoo/";
+  EXPECT_EQ(load_model(dir + "release-2.3.0/bert_large_MSL128.yaml").seq_len, 128);
+  EXPECT_EQ(load_model(dir + "release-2.10.0/params_gpt3_xl.yaml").seq_len, 2048);
+  EXPECT_EQ(load_model(dir + "release-2.10.0/params_gpt3_xl.yaml", 1024).seq_len, 1024);
+  EXPECT_EQ(load_model(dir + "release-2.10.0/params_vit_base_patch_16_imagenet_1k.yaml").seq_len,
+            197);
+  EXPECT_EQ(load_model(dir + "release-2.3.0/params_gpt2_small.yaml").name, "gpt2");
+}

@@ -11,5 +11,6 @@ using Args = std::vector<std::string>;
 
 int candidates_command(const Args& args);
 int describe_command(const Args& args);
+int run_command(const Args& args);
 
 }  // namespace csx::cli

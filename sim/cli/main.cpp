@@ -25,6 +25,7 @@ const std::map<std::string, Command>& commands() {
   static const std::map<std::string, Command> table{
       {"candidates",
        {csx::cli::candidates_command, "per-system batches, supported MBS set, MBS resolution"}},
+      {"run", {csx::cli::run_command, "simulate a scenario: candidates, step time, memory fit"}},
       {"describe",
        {csx::cli::describe_command, "a model's parameters, FLOPs, bytes and memory fit"}},
   };

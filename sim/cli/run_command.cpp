@@ -1,0 +1,93 @@
+// `csxsim run SCENARIO`: resolve, search and simulate; print the table, write the CSV.
+#include <fmt/format.h>
+
+#include "cli/commands.hpp"
+#include "cli/options.hpp"
+#include "cli/run_job.hpp"
+#include "cli/run_report.hpp"
+#include "common/errors.hpp"
+#include "io/atomic_file.hpp"
+#include "io/results_csv.hpp"
+
+namespace csx::cli {
+
+void add_job_options(po::options_description& desc) {
+  desc.add_options()
+      ("num-csx", po::value<std::string>(), "number of CS-X systems N")
+      ("batch-size", po::value<std::string>(), "global batch size B (samples)")
+      ("micro-batch-size", po::value<std::string>(), "auto | explore | none | INT | MIN:MAX")
+      ("platform", po::value<std::string>(), "cs2 | cs3 | platform file")
+      ("mode", po::value<std::string>(), "train | eval | train_and_eval")
+      ("compile-only", "compile-only mode (required by explore)")
+      ("steps", po::value<std::string>(), "training steps, for time to train")
+      ("sim-steps", po::value<std::string>(), "steps to simulate (>= 2, default 2)")
+      ("seq-len", po::value<std::string>(), "sequence length override (tokens)")
+      ("platform-override", po::value<std::vector<std::string>>()->composing(),
+       "KEY=VALUE, e.g. calibration.kernel_overhead_s=0.002 (repeatable)");
+}
+
+Overrides read_overrides(const po::variables_map& vm) {
+  Overrides o;
+  o.num_csx = optional_count(vm, "num-csx");
+  o.batch_size = optional_count(vm, "batch-size");
+  if (vm.count("micro-batch-size"))
+    o.micro_batch_size = batching::parse_mbs_setting(vm["micro-batch-size"].as<std::string>(),
+                                                     "--micro-batch-size");
+  if (vm.count("platform")) o.platform = vm["platform"].as<std::string>();
+  if (vm.count("mode")) o.mode = io::parse_mode(vm["mode"].as<std::string>(), "--mode");
+  o.compile_only = vm.count("compile-only") > 0;
+  o.training_steps = optional_count(vm, "steps");
+  o.simulated_steps = optional_count(vm, "sim-steps");
+  if (vm.count("platform-override"))
+    for (const auto& kv : vm["platform-override"].as<std::vector<std::string>>()) {
+      const auto eq = kv.find('=');
+      if (eq == std::string::npos)
+        throw InputError(fmt::format("--platform-override {}: expected KEY=VALUE", kv));
+      o.platform_overrides.emplace_back(kv.substr(0, eq), kv.substr(eq + 1));
+    }
+  return o;
+}
+
+int run_command(const Args& args) {
+  po::options_description desc("run options");
+  std::string scenario_file;
+  desc.add_options()("scenario", po::value(&scenario_file)->required(),
+                     "scenario or Model Zoo params file");
+  add_job_options(desc);
+  desc.add_options()
+      ("csv", po::value<std::string>(), "write one row per candidate to this CSV file")
+      ("quiet,q", "print nothing but errors");
+  po::positional_options_description pos;
+  pos.add("scenario", 1);
+  const auto vm = parse_options(args, "csxsim run SCENARIO [options]", desc, &pos);
+  if (!vm) return 0;
+  const std::string csv = vm->count("csv") ? (*vm)["csv"].as<std::string>() : "";
+  if (!csv.empty()) io::check_output_path(csv, "--csv");
+  const auto overrides = read_overrides(*vm);
+  const auto scenario = io::load_scenario(scenario_file, data_dir(), optional_count(*vm, "seq-len"));
+  const Job job = make_job(scenario, overrides, data_dir());
+  const auto results = run_job(job);
+
+  const bool quiet = vm->count("quiet") > 0;
+  if (!quiet) {
+    print_job_header(stdout, job);
+    for (const auto& r : results) print_pass(stdout, job, r);
+  }
+  if (!csv.empty()) {
+    std::string text = io::csv_header(false);
+    for (const auto& r : results)
+      for (const auto& row : r.outcome.rows) text += io::csv_row(r.context, row, false);
+    io::write_file_atomically(csv, text);
+  }
+  for (const auto& r : results)
+    if (!r.outcome.chosen)
+      throw InfeasibleError(fmt::format(
+          "{}: no micro_batch_size fits in on-chip memory for {} (batch_size {}, num_csx {}, "
+          "micro_batch_size {}): {}",
+          scenario_file, r.context.mode, r.context.batch_size, r.context.num_csx,
+          r.context.requested_micro_batch_size,
+          r.outcome.rows.empty() ? "" : r.outcome.rows.back().reason));
+  return 0;
+}
+
+}  // namespace csx::cli

@@ -1,0 +1,95 @@
+// Scenario + overrides -> job -> searched candidates.
+#include "cli/run_job.hpp"
+
+#include <fmt/format.h>
+
+#include "common/errors.hpp"
+#include "engine/simulation.hpp"
+
+namespace csx::cli {
+
+Job make_job(const io::Scenario& s, const Overrides& o, const std::string& data_dir) {
+  Job job;
+  job.scenario = s;
+  job.platform = platform::load_platform(o.platform.value_or(s.platform), data_dir);
+  for (const auto& [key, value] : o.platform_overrides)
+    platform::override_parameter(job.platform, key, value);
+  job.costs = model::layer_costs(s.model);
+  job.num_csx_defaulted = !o.num_csx && !s.num_csx;
+  job.num_csx = o.num_csx.value_or(s.num_csx.value_or(1));
+  if (job.num_csx > job.platform.max_cluster_size)
+    throw RuleError(fmt::format(
+        "num_csx = {} exceeds the largest {} cluster, {} systems (system.max_cluster_size in {})",
+        job.num_csx, job.platform.name, job.platform.max_cluster_size, job.platform.source));
+  job.scenario.compile_only = s.compile_only || o.compile_only;
+  if (o.simulated_steps) job.scenario.simulated_steps = *o.simulated_steps;
+  if (job.scenario.simulated_steps < 2)
+    throw InputError(fmt::format("simulated_steps = {}: at least 2 steps are simulated (the "
+                                 "last is reported)",
+                                 job.scenario.simulated_steps));
+  job.training_steps = o.training_steps ? o.training_steps : s.max_steps;
+  const io::Mode mode = o.mode.value_or(s.mode);
+  const auto batch_for = [&](bool train) -> std::int64_t {
+    if (o.batch_size) return *o.batch_size;
+    const auto b = train ? s.batch_size : (s.eval_batch_size ? s.eval_batch_size : s.batch_size);
+    if (!b)
+      throw InputError(fmt::format(
+          "{}: no {} batch size: set {} in the file or pass --batch-size", s.file,
+          train ? "training" : "eval",
+          train ? "trainer.fit.train_dataloader.batch_size (or train_input.batch_size)"
+                : "trainer.fit.val_dataloader.batch_size (or eval_input.batch_size)"));
+    return *b;
+  };
+  const auto setting_for = [&](bool train) {
+    if (o.micro_batch_size) return *o.micro_batch_size;
+    const auto& f = train ? s.train_micro_batch_size : s.eval_micro_batch_size;
+    return f ? *f : batching::MbsSetting{batching::MbsAuto{}};
+  };
+  if (mode != io::Mode::kEval)
+    job.passes.push_back({model::Pass::kTrain, batch_for(true), setting_for(true)});
+  if (mode != io::Mode::kTrain) {
+    // train_and_eval with one --batch-size: eval keeps the file's eval batch if it has one.
+    std::int64_t eval_batch = batch_for(false);
+    if (mode == io::Mode::kTrainAndEval && o.batch_size && s.eval_batch_size)
+      eval_batch = *s.eval_batch_size;
+    job.passes.push_back({model::Pass::kEval, eval_batch, setting_for(false)});
+  }
+  // Check the rules now, so bad input fails before any simulation.
+  for (const auto& p : job.passes)
+    (void)batching::resolve(p.setting, batching::split_batch(p.batch_size, job.num_csx),
+                            {s.model.label, s.model.transformer(), s.model.batch_norm()},
+                            job.scenario.compile_only);
+  return job;
+}
+
+std::vector<PassResult> run_job(const Job& job) {
+  std::vector<PassResult> results;
+  for (const auto& p : job.passes) {
+    search::SearchRequest req;
+    req.setting = p.setting;
+    req.split = batching::split_batch(p.batch_size, job.num_csx);
+    req.traits = {job.scenario.model.label, job.scenario.model.transformer(),
+                  job.scenario.model.batch_norm()};
+    req.costs = job.costs;
+    req.platform = job.platform;
+    req.pass = p.pass;
+    req.seq_len = job.scenario.model.seq_len;
+    req.compile_only = job.scenario.compile_only;
+    req.simulated_steps = job.scenario.simulated_steps;
+    req.auto_min_speedup = job.scenario.auto_min_speedup;
+    PassResult r;
+    r.outcome = search::run_search(req, engine::simulate);
+    r.context.model = job.scenario.model.label;
+    r.context.platform = job.platform.name;
+    r.context.mode = p.pass == model::Pass::kTrain ? "train" : "eval";
+    r.context.num_csx = job.num_csx;
+    r.context.batch_size = p.batch_size;
+    r.context.per_system_batch_size = req.split.per_system_batch_size;
+    r.context.requested_micro_batch_size = batching::to_string(p.setting);
+    r.context.training_steps = job.training_steps;
+    results.push_back(std::move(r));
+  }
+  return results;
+}
+
+}  // namespace csx::cli

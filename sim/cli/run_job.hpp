@@ -1,0 +1,59 @@
+// One `run`: a scenario with its command-line overrides, searched for each mode.
+// Shared by run, sweep and validate.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "io/results_csv.hpp"
+#include "io/scenario.hpp"
+#include "model/layer_costs.hpp"
+#include "platform/platform_spec.hpp"
+#include "search/search.hpp"
+
+namespace csx::cli {
+
+// Command-line overrides; unset fields keep the scenario's values.
+struct Overrides {
+  std::optional<std::int64_t> num_csx;
+  std::optional<std::int64_t> batch_size;
+  std::optional<batching::MbsSetting> micro_batch_size;
+  std::optional<std::string> platform;
+  std::optional<io::Mode> mode;
+  bool compile_only = false;
+  std::optional<std::int64_t> training_steps;
+  std::optional<std::int64_t> simulated_steps;
+  std::vector<std::pair<std::string, std::string>> platform_overrides;  // KEY=VALUE
+};
+
+// A fully resolved job (before any simulation).
+struct Job {
+  io::Scenario scenario;
+  platform::PlatformSpec platform;
+  model::ModelCosts costs;
+  std::int64_t num_csx = 1;
+  bool num_csx_defaulted = false;
+  std::optional<std::int64_t> training_steps;
+  struct Pass {
+    model::Pass pass;
+    std::int64_t batch_size = 0;
+    batching::MbsSetting setting;
+  };
+  std::vector<Pass> passes;  // train, eval, or both
+};
+
+struct PassResult {
+  io::RowContext context;
+  search::SearchOutcome outcome;
+};
+
+// Validates everything that can be checked without simulating (num_csx against the platform,
+// batch sizes present, B >= N, the MBS rules). Throws InputError / RuleError.
+[[nodiscard]] Job make_job(const io::Scenario& scenario, const Overrides& o,
+                           const std::string& data_dir);
+
+// Runs the search of each pass (simulations in child processes).
+[[nodiscard]] std::vector<PassResult> run_job(const Job& job);
+
+}  // namespace csx::cli

@@ -1,0 +1,79 @@
+// Tables printed by `csxsim run`.
+#include "cli/run_report.hpp"
+
+#include <fmt/format.h>
+
+namespace csx::cli {
+namespace {
+
+std::string gb(double bytes) { return fmt::format("{:.2f}", bytes / 1e9); }
+
+}  // namespace
+
+void print_job_header(std::FILE* out, const Job& job) {
+  const auto& m = job.scenario.model;
+  fmt::print(out, "csxsim run: {} ({}, {:.3g} parameters, seq_len {}) on {} x {}{}\n", m.label,
+             m.name, static_cast<double>(job.costs.parameters()), m.seq_len, job.num_csx,
+             job.platform.name, job.scenario.compile_only ? ", compile-only" : "");
+  if (job.num_csx_defaulted)
+    fmt::print(out, "note: num_csx is not set in {}; using 1 (pass --num-csx)\n",
+               job.scenario.file);
+}
+
+void print_pass(std::FILE* out, const Job& job, const PassResult& r) {
+  const auto& c = r.context;
+  const auto& o = r.outcome;
+  fmt::print(out, "\n{}: batch_size {} over num_csx {} -> per-system batch {}; "
+                  "micro_batch_size {}\n",
+             c.mode, c.batch_size, c.num_csx, c.per_system_batch_size,
+             c.requested_micro_batch_size);
+  if (!o.resolution.notice.empty()) fmt::print(out, "notice: {}\n", o.resolution.notice);
+  fmt::print(out, "{:>8} {:>6} {:>5} {:>12} {:>11} {:>12} {:>7} {:>17} {:>10}\n", "MBS", "k",
+             "fits", "step_time_s", "samples/s", "tokens/s", "MFU", "bound",
+             fmt::format("mem_GB/{}", gb(job.platform.usable_sram_bytes())));
+  for (const auto& row : o.rows) {
+    if (!row.simulated) {
+      fmt::print(out, "{:>8} {:>6} {:>5} {:>12} {:>11} {:>12} {:>7} {:>17} {:>10}\n",
+                 row.micro_batch_size, row.num_microbatches, "no", "-", "-", "-", "-",
+                 "does not fit", gb(row.memory.total_bytes));
+      continue;
+    }
+    fmt::print(out, "{:>8} {:>6} {:>5} {:>12.4f} {:>11.2f} {:>12.0f} {:>6.1f}% {:>17} {:>10}{}\n",
+               row.micro_batch_size, row.num_microbatches, "yes", row.sim.step_time_s,
+               row.samples_per_s, row.tokens_per_s, 100 * row.mfu, row.sim.bound,
+               gb(row.memory.total_bytes), row.chosen ? "  <- chosen" : "");
+  }
+  if (!o.chosen) {
+    fmt::print(out, "nothing fits: {}\n", o.rows.empty() ? "" : o.rows.back().reason);
+    return;
+  }
+  std::uint64_t activities = 0;
+  for (const auto& row : o.rows) activities += row.sim.activities;
+  fmt::print(out, "search: {} simulations, {} simulated activities\n", o.simulations, activities);
+  const auto& best = o.rows[*o.chosen];
+  fmt::print(out, "{}\n", o.decision);
+  fmt::print(out,
+             "chosen: micro_batch_size {} ({} microbatches): step {:.4f} s, {:.2f} samples/s, "
+             "{:.0f} tokens/s, MFU {:.1f}%, bound: {}\n",
+             best.micro_batch_size, best.num_microbatches, best.sim.step_time_s,
+             best.samples_per_s, best.tokens_per_s, 100 * best.mfu, best.sim.bound);
+  fmt::print(out,
+             "  step breakdown: compute {:.4f} s, weight streaming {:.4f} s (exposed {:.4f} s), "
+             "gradient reduce {:.4f} s, optimizer {:.4f} s\n",
+             best.sim.compute_time_s, best.sim.weight_stream_time_s,
+             best.sim.exposed_stream_time_s, best.sim.grad_reduce_time_s,
+             best.sim.optimizer_time_s);
+  const auto& m = best.memory;
+  fmt::print(out,
+             "  memory: {} of {} GB usable SRAM (activations {}, weight buffers {}, gradients {}, "
+             "workspace {}; headroom {} GB)\n",
+             gb(m.total_bytes), gb(m.capacity_bytes), gb(m.activations_bytes),
+             gb(m.weight_buffers_bytes), gb(m.gradients_bytes), gb(m.workspace_bytes),
+             gb(m.headroom_bytes));
+  if (c.training_steps)
+    fmt::print(out, "  time to train: {} steps x {:.4f} s = {:.2f} h\n", *c.training_steps,
+               best.sim.step_time_s,
+               static_cast<double>(*c.training_steps) * best.sim.step_time_s / 3600);
+}
+
+}  // namespace csx::cli

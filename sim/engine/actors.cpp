@@ -1,0 +1,254 @@
+// Actors of the weight-streaming execution model (DESIGN.md section 3).
+#include "engine/actors.hpp"
+
+#include <deque>
+#include <fmt/format.h>
+
+namespace csx::engine {
+namespace s4u = simgrid::s4u;
+
+namespace {
+
+int g_payload = 0;  // messages carry no data: every actor knows the schedule
+
+std::uint64_t bytes_of(double b) { return static_cast<std::uint64_t>(b + 0.5); }
+
+const std::string& layer_name(const Context& ctx, std::int64_t layer) {
+  return ctx.sched.input().costs.layers[static_cast<std::size_t>(layer)].name;
+}
+
+}  // namespace
+
+Context::Context(const StepSchedule& schedule, const SwarmxTree& t) : sched(schedule), tree(t) {
+  for (std::size_t n = 0; n < tree.nodes.size(); ++n) {
+    weights_to_node.push_back(s4u::Mailbox::by_name(fmt::format("w:swarmx-{}", n)));
+    auto& inboxes = grads_to_node.emplace_back();
+    const auto& node = tree.nodes[n];
+    const auto children = node.child_nodes.size() + node.child_systems.size();
+    for (std::size_t c = 0; c < children; ++c)
+      inboxes.push_back(s4u::Mailbox::by_name(fmt::format("g:swarmx-{}:{}", n, c)));
+  }
+  for (std::size_t i = 0; i < tree.system_parent.size(); ++i)
+    weights_to_system.push_back(s4u::Mailbox::by_name(fmt::format("w:csx-{}", i)));
+  grads_to_memoryx = s4u::Mailbox::by_name("g:memoryx");
+  updated = s4u::Semaphore::create(0);
+}
+
+void Context::trace(const char* track, std::string name, const char* category, double start_s) {
+  trace(std::string(track), std::move(name), category, start_s);
+}
+
+void Context::trace(std::string track, std::string name, const char* category, double start_s) {
+  if (!sched.input().record_trace) return;
+  result.trace.push_back(
+      {std::move(track), std::move(name), category, start_s, s4u::Engine::get_clock()});
+}
+
+s4u::Mailbox* Context::grads_out_of_node(std::int64_t node) const {
+  const auto& n = tree.nodes[static_cast<std::size_t>(node)];
+  if (n.parent < 0) return grads_to_memoryx;
+  return grads_to_node[static_cast<std::size_t>(n.parent)]
+                      [static_cast<std::size_t>(n.index_in_parent)];
+}
+
+s4u::Mailbox* Context::grads_out_of_system(std::int64_t system) const {
+  const auto i = static_cast<std::size_t>(system);
+  const auto& parent = tree.nodes[static_cast<std::size_t>(tree.system_parent[i])];
+  // Systems come after child nodes in a node's inbox list (leaf nodes have no child nodes).
+  return grads_to_node[static_cast<std::size_t>(tree.system_parent[i])]
+                      [parent.child_nodes.size() + static_cast<std::size_t>(tree.system_index_in_parent[i])];
+}
+
+void memoryx_streamer(Context& ctx) {
+  const auto& S = ctx.sched;
+  auto* out = ctx.weights_to_node[static_cast<std::size_t>(ctx.tree.root())];
+  for (std::int64_t step = 0; step < S.steps(); ++step) {
+    if (S.train() && step > 0) ctx.updated->acquire();  // the iteration boundary
+    double busy = 0;
+    for (std::int64_t t = 0; t < S.weight_transfers_per_step(); ++t) {
+      const auto w = S.weight_transfer(t);
+      auto comm = out->put_async(&g_payload, bytes_of(S.weight_bytes(w.layer)));
+      ++ctx.activities;
+      comm->wait();
+      busy += comm->get_finish_time() - comm->get_start_time();
+      ctx.trace("memoryx",
+                fmt::format("stream {} {} mb {}", layer_name(ctx, w.layer),
+                            w.backward ? "bwd" : "fwd", w.microbatch),
+                "weight streaming", comm->get_start_time());
+    }
+    if (step == S.steps() - 1) ctx.result.weight_stream_time_s = busy;
+  }
+}
+
+void memoryx_optimizer(Context& ctx) {
+  const auto& S = ctx.sched;
+  const std::int64_t L = S.num_layers(), k = S.num_microbatches();
+  void* sink = nullptr;
+  for (std::int64_t step = 0; step < S.steps(); ++step) {
+    double busy = 0, optimizer = 0;
+    std::vector<s4u::ExecPtr> updates;
+    std::vector<std::pair<std::int64_t, double>> update_started;
+    for (std::int64_t j = 0; j < k; ++j) {
+      if (!S.sends_gradients(j)) continue;
+      for (std::int64_t i = 0; i < L; ++i) {
+        const std::int64_t layer = L - 1 - i;
+        auto comm = ctx.grads_to_memoryx->get_async(&sink);
+        ++ctx.activities;
+        comm->wait();
+        busy += comm->get_finish_time() - comm->get_start_time();
+        if (j == k - 1) {
+          // Last gradient of this layer in the step: its update can start.
+          const double work = static_cast<double>(
+              S.input().costs.layers[static_cast<std::size_t>(layer)].parameters);
+          optimizer += S.optimizer_time_s(layer);
+          updates.push_back(s4u::this_actor::exec_async(work));
+          update_started.emplace_back(layer, s4u::Engine::get_clock());
+          ++ctx.activities;
+        }
+      }
+    }
+    for (std::size_t u = 0; u < updates.size(); ++u) {
+      updates[u]->wait();
+      ctx.trace("memoryx", fmt::format("optimizer {}", layer_name(ctx, update_started[u].first)),
+                "optimizer", update_started[u].second);
+    }
+    const double now = s4u::Engine::get_clock();
+    ctx.result.step_end_s[static_cast<std::size_t>(step)] = now;
+    ctx.trace("steps", fmt::format("step {}", step), "step",
+              step == 0 ? 0.0 : ctx.result.step_end_s[static_cast<std::size_t>(step - 1)]);
+    if (step == S.steps() - 1) {
+      ctx.result.grad_reduce_time_s = busy;
+      ctx.result.optimizer_time_s = optimizer;
+    }
+    ctx.updated->release();
+  }
+}
+
+void swarmx_broadcast(Context& ctx, std::int64_t node) {
+  const auto& S = ctx.sched;
+  const auto& n = ctx.tree.nodes[static_cast<std::size_t>(node)];
+  std::vector<s4u::Mailbox*> children;
+  for (const auto c : n.child_nodes) children.push_back(ctx.weights_to_node[static_cast<std::size_t>(c)]);
+  for (const auto s : n.child_systems)
+    children.push_back(ctx.weights_to_system[static_cast<std::size_t>(s)]);
+  auto* in = ctx.weights_to_node[static_cast<std::size_t>(node)];
+  const std::int64_t per_step = S.weight_transfers_per_step(), total = per_step * S.steps();
+  const bool traced = node == ctx.tree.root();
+  void* sink = nullptr;
+  auto next = in->get_async(&sink);
+  for (std::int64_t t = 0; t < total; ++t) {
+    next->wait();
+    const double received = s4u::Engine::get_clock();
+    if (t + 1 < total) next = in->get_async(&sink);
+    const auto w = S.weight_transfer(t % per_step);
+    const auto bytes = bytes_of(S.weight_bytes(w.layer));
+    std::vector<s4u::CommPtr> puts;
+    for (auto* c : children) puts.push_back(c->put_async(&g_payload, bytes));
+    ctx.activities += puts.size() + 1;
+    s4u::Comm::wait_all(puts);
+    if (traced)
+      ctx.trace("swarmx", fmt::format("broadcast {} {}", layer_name(ctx, w.layer),
+                                      w.backward ? "bwd" : "fwd"),
+                "broadcast", received);
+  }
+}
+
+void swarmx_reduce(Context& ctx, std::int64_t node) {
+  const auto& S = ctx.sched;
+  const std::int64_t total = S.grad_transfers_per_step() * S.steps();
+  if (total == 0) return;
+  const auto& inboxes = ctx.grads_to_node[static_cast<std::size_t>(node)];
+  auto* out = ctx.grads_out_of_node(node);
+  const bool traced = node == ctx.tree.root();
+  std::vector<void*> sinks(inboxes.size(), nullptr);
+  auto post = [&] {
+    std::vector<s4u::CommPtr> gets;
+    for (std::size_t c = 0; c < inboxes.size(); ++c) gets.push_back(inboxes[c]->get_async(&sinks[c]));
+    ctx.activities += gets.size();
+    return gets;
+  };
+  auto gets = post();
+  for (std::int64_t t = 0; t < total; ++t) {
+    s4u::Comm::wait_all(gets);
+    const double summed = s4u::Engine::get_clock();
+    if (t + 1 < total) gets = post();
+    const auto layer = S.grad_layer(t % S.grad_transfers_per_step());
+    out->put(&g_payload, bytes_of(S.weight_bytes(layer)));
+    ++ctx.activities;
+    if (traced)
+      ctx.trace("swarmx", fmt::format("reduce {}", layer_name(ctx, layer)), "gradient reduce",
+                summed);
+  }
+}
+
+void csx_worker(Context& ctx, std::int64_t system) {
+  const auto& S = ctx.sched;
+  const auto& in_ = S.input();
+  const auto& plan = in_.plan;
+  const std::int64_t batch = plan.split.batch_of(system), k = plan.num_microbatches;
+  const std::int64_t q = batch / k, rem = batch % k;
+  const std::int64_t per_mb = S.weight_transfers_per_step() / k;
+  const std::int64_t total = S.weight_transfers_per_step() * S.steps();
+  const double peak = in_.platform.peak_flops;
+  const bool measured = system == 0;  // system 0 holds the most samples
+  const bool traced = system < ctx.traced_systems;
+  const std::string track = fmt::format("csx-{}", system);
+  auto* in = ctx.weights_to_system[static_cast<std::size_t>(system)];
+  auto* grads_out = ctx.grads_out_of_system(system);
+  void* sink = nullptr;
+  std::deque<s4u::CommPtr> prefetch;
+  std::int64_t posted = 0;
+  auto post = [&] {
+    prefetch.push_back(in->get_async(&sink));
+    ++posted;
+    ++ctx.activities;
+  };
+  while (posted < total && posted < in_.platform.weight_buffers) post();
+  s4u::CommPtr last_grad;
+  for (std::int64_t step = 0; step < S.steps(); ++step) {
+    double compute = 0, waiting = 0;
+    for (std::int64_t j = 0; j < k; ++j) {
+      const std::int64_t samples = q + (j < rem ? 1 : 0);
+      if (in_.platform.microbatch_overhead_s > 0) {
+        const double t0 = s4u::Engine::get_clock();
+        s4u::this_actor::execute(in_.platform.microbatch_overhead_s * peak);
+        ++ctx.activities;
+        compute += in_.platform.microbatch_overhead_s;
+        if (traced) ctx.trace(track, fmt::format("microbatch {} start", j), "overhead", t0);
+      }
+      for (std::int64_t i = 0; i < per_mb; ++i) {
+        const auto w = S.weight_transfer(j * per_mb + i);
+        const double t0 = s4u::Engine::get_clock();
+        prefetch.front()->wait();
+        prefetch.pop_front();
+        const double t1 = s4u::Engine::get_clock();
+        waiting += t1 - t0;
+        const double seconds = S.kernel_time_s(w.layer, samples, w.backward);
+        s4u::this_actor::execute(seconds * peak);
+        ++ctx.activities;
+        compute += seconds;
+        if (traced)
+          ctx.trace(track, fmt::format("{} {} mb {}", w.backward ? "bwd" : "fwd",
+                                       layer_name(ctx, w.layer), j),
+                    w.backward ? "backward" : "forward", t1);
+        if (posted < total) post();
+        if (w.backward && S.sends_gradients(j)) {
+          if (last_grad) last_grad->wait();  // one gradient buffer
+          last_grad = grads_out->put_async(&g_payload, bytes_of(S.weight_bytes(w.layer)));
+          ++ctx.activities;
+        }
+      }
+    }
+    if (!S.train()) {
+      auto& end = ctx.result.step_end_s[static_cast<std::size_t>(step)];
+      end = std::max(end, s4u::Engine::get_clock());
+    }
+    if (measured && step == S.steps() - 1) {
+      ctx.result.compute_time_s = compute;
+      ctx.result.exposed_stream_time_s = waiting;
+    }
+  }
+  if (last_grad) last_grad->wait();
+}
+
+}  // namespace csx::engine

@@ -1,0 +1,53 @@
+// The simulated actors of a weight-streaming step and the state they share.
+#pragma once
+
+#include <simgrid/s4u.hpp>
+#include <vector>
+
+#include "engine/simulation.hpp"
+#include "engine/step_schedule.hpp"
+
+namespace csx::engine {
+
+// State shared by the actors of one simulation (one process, one SimGrid engine).
+struct Context {
+  Context(const StepSchedule& schedule, const SwarmxTree& tree);
+
+  const StepSchedule& sched;
+  const SwarmxTree& tree;
+  // Weights flow down: one inbox per SwarmX node and per CS-X.
+  std::vector<simgrid::s4u::Mailbox*> weights_to_node;
+  std::vector<simgrid::s4u::Mailbox*> weights_to_system;
+  // Gradients flow up: one inbox per (SwarmX node, child), and MemoryX's.
+  std::vector<std::vector<simgrid::s4u::Mailbox*>> grads_to_node;
+  simgrid::s4u::Mailbox* grads_to_memoryx = nullptr;
+  // Released by the optimizer when a step's weight update is complete.
+  simgrid::s4u::SemaphorePtr updated;
+
+  SimulationResult result;
+  std::uint64_t activities = 0;
+  std::int64_t traced_systems = 0;  // CS-X tracks recorded (the first ones)
+
+  void trace(const char* track, std::string name, const char* category, double start_s);
+  void trace(std::string track, std::string name, const char* category, double start_s);
+  // The mailbox a node or system sends its gradients to.
+  [[nodiscard]] simgrid::s4u::Mailbox* grads_out_of_node(std::int64_t node) const;
+  [[nodiscard]] simgrid::s4u::Mailbox* grads_out_of_system(std::int64_t system) const;
+};
+
+// MemoryX: streams each layer's weights for every pass of every microbatch; from the second
+// step on, waits for the previous step's weight update first (the iteration boundary).
+void memoryx_streamer(Context& ctx);
+// MemoryX: receives reduced gradients, accumulates them, and runs each layer's optimizer update
+// once its last gradient of the step has arrived.
+void memoryx_optimizer(Context& ctx);
+// SwarmX node: broadcasts each layer it receives to its children (store and forward per layer,
+// receiving the next layer while forwarding this one).
+void swarmx_broadcast(Context& ctx, std::int64_t node);
+// SwarmX node: sums one gradient from each child and forwards the sum up.
+void swarmx_reduce(Context& ctx, std::int64_t node);
+// CS-X system: runs its microbatches layer by layer, forward then backward, prefetching up to
+// weight_buffers layers and sending each layer's gradient out.
+void csx_worker(Context& ctx, std::int64_t system);
+
+}  // namespace csx::engine

@@ -1,0 +1,91 @@
+// One simulation: SimGrid engine, cluster platform, actors; then the step-time summary.
+#include <fmt/format.h>
+#include <simgrid/s4u.hpp>
+#include <stdexcept>
+
+#include "engine/actors.hpp"
+#include "engine/cluster_builder.hpp"
+#include "engine/simulation.hpp"
+#include "engine/step_schedule.hpp"
+
+namespace csx::engine {
+namespace s4u = simgrid::s4u;
+namespace {
+
+// CM02 with factors of 1, no cross-traffic and a huge TCP window: a link moves exactly its
+// bandwidth (LV08, the default, scales latency by 13.01 and bandwidth by 0.97; DESIGN.md 6).
+const std::vector<std::string> kEngineArgs{
+    "csxsim",
+    "--log=root.thresh:critical",
+    "--cfg=network/model:CM02",
+    "--cfg=network/TCP-gamma:1e18",
+    "--cfg=network/crosstraffic:0",
+    "--cfg=network/latency-factor:1",
+    "--cfg=network/bandwidth-factor:1",
+    "--cfg=network/weight-S:0",
+};
+
+constexpr std::int64_t kTracedSystems = 16;
+
+std::string bound_of(const SimulationResult& r) {
+  const std::pair<double, const char*> parts[] = {
+      {r.compute_time_s, "compute"},
+      {r.weight_stream_time_s, "weight streaming"},
+      {r.grad_reduce_time_s, "gradient reduce"},
+      {r.optimizer_time_s, "optimizer"}};
+  const auto* best = &parts[0];
+  for (const auto& p : parts)
+    if (p.first > best->first) best = &p;
+  return best->second;
+}
+
+}  // namespace
+
+SimulationResult simulate_in_process(const SimulationInput& input) {
+  if (input.simulated_steps < 2) throw std::invalid_argument("simulate at least two steps");
+  std::vector<std::string> args = kEngineArgs;
+  std::vector<char*> argv;
+  for (auto& a : args) argv.push_back(a.data());
+  int argc = static_cast<int>(argv.size());
+  s4u::Engine engine(&argc, argv.data());
+
+  const StepSchedule schedule(input);
+  const SwarmxTree tree = build_swarmx_tree(input.plan.split.num_csx, input.platform.swarmx_fanout);
+  const Cluster cluster = build_cluster(input.platform, tree);
+  Context ctx(schedule, tree);
+  ctx.traced_systems = std::min(kTracedSystems, input.plan.split.num_csx);
+  ctx.result.step_end_s.assign(static_cast<std::size_t>(input.simulated_steps), 0.0);
+
+  s4u::Actor::create("memoryx-streamer", cluster.memoryx, [&] { memoryx_streamer(ctx); });
+  if (schedule.train())
+    s4u::Actor::create("memoryx-optimizer", cluster.memoryx, [&] { memoryx_optimizer(ctx); });
+  for (std::size_t n = 0; n < tree.nodes.size(); ++n) {
+    const auto node = static_cast<std::int64_t>(n);
+    s4u::Actor::create(fmt::format("swarmx-{}-broadcast", n), cluster.swarmx[n],
+                       [&ctx, node] { swarmx_broadcast(ctx, node); });
+    if (schedule.train())
+      s4u::Actor::create(fmt::format("swarmx-{}-reduce", n), cluster.swarmx[n],
+                         [&ctx, node] { swarmx_reduce(ctx, node); });
+  }
+  for (std::size_t i = 0; i < cluster.csx.size(); ++i) {
+    const auto system = static_cast<std::int64_t>(i);
+    s4u::Actor::create(fmt::format("csx-{}", i), cluster.csx[i],
+                       [&ctx, system] { csx_worker(ctx, system); });
+  }
+  engine.run();
+
+  SimulationResult r = std::move(ctx.result);
+  if (!schedule.train())
+    for (std::size_t s = 0; s < r.step_end_s.size(); ++s)
+      if (input.record_trace)
+        r.trace.push_back({"steps", fmt::format("step {}", s), "step",
+                           s == 0 ? 0.0 : r.step_end_s[s - 1], r.step_end_s[s]});
+  const auto last = r.step_end_s.size() - 1;
+  r.step_time_s = r.step_end_s[last] - r.step_end_s[last - 1];
+  r.end_time_s = r.step_end_s[last];
+  r.activities = ctx.activities;
+  r.bound = bound_of(r);
+  return r;
+}
+
+}  // namespace csx::engine

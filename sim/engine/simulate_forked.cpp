@@ -1,0 +1,104 @@
+// Runs each simulation in a forked child (SimGrid's engine is process-wide) and passes the
+// result back through a pipe as JSON.
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+#include <stdexcept>
+#include <string>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "engine/simulation.hpp"
+
+namespace csx::engine {
+namespace {
+
+nlohmann::json to_json(const SimulationResult& r) {
+  nlohmann::json j{{"step_time_s", r.step_time_s},
+                   {"compute_time_s", r.compute_time_s},
+                   {"weight_stream_time_s", r.weight_stream_time_s},
+                   {"exposed_stream_time_s", r.exposed_stream_time_s},
+                   {"grad_reduce_time_s", r.grad_reduce_time_s},
+                   {"optimizer_time_s", r.optimizer_time_s},
+                   {"end_time_s", r.end_time_s},
+                   {"step_end_s", r.step_end_s},
+                   {"bound", r.bound},
+                   {"activities", r.activities}};
+  auto& t = j["trace"] = nlohmann::json::array();
+  for (const auto& e : r.trace) t.push_back({e.track, e.name, e.category, e.start_s, e.end_s});
+  return j;
+}
+
+SimulationResult from_json(const nlohmann::json& j) {
+  SimulationResult r;
+  r.step_time_s = j.at("step_time_s");
+  r.compute_time_s = j.at("compute_time_s");
+  r.weight_stream_time_s = j.at("weight_stream_time_s");
+  r.exposed_stream_time_s = j.at("exposed_stream_time_s");
+  r.grad_reduce_time_s = j.at("grad_reduce_time_s");
+  r.optimizer_time_s = j.at("optimizer_time_s");
+  r.end_time_s = j.at("end_time_s");
+  r.step_end_s = j.at("step_end_s").get<std::vector<double>>();
+  r.bound = j.at("bound");
+  r.activities = j.at("activities");
+  for (const auto& e : j.at("trace"))
+    r.trace.push_back({e[0], e[1], e[2], e[3].get<double>(), e[4].get<double>()});
+  return r;
+}
+
+void write_all(int fd, const std::string& data) {
+  std::size_t done = 0;
+  while (done < data.size()) {
+    const ssize_t n = ::write(fd, data.data() + done, data.size() - done);
+    if (n <= 0) _exit(4);
+    done += static_cast<std::size_t>(n);
+  }
+}
+
+}  // namespace
+
+SimulationResult simulate(const SimulationInput& input) {
+  int fds[2];
+  if (::pipe(fds) != 0) throw std::runtime_error("pipe() failed");
+  std::fflush(nullptr);
+  const pid_t pid = ::fork();
+  if (pid < 0) throw std::runtime_error("fork() failed");
+  if (pid == 0) {
+    ::close(fds[0]);
+    int status = 0;
+    try {
+      // Doubles round-trip exactly: nlohmann::json prints the shortest exact form.
+      write_all(fds[1], to_json(simulate_in_process(input)).dump());
+    } catch (const std::exception& e) {
+      write_all(fds[1], nlohmann::json{{"error", e.what()}}.dump());
+      status = 3;
+    }
+    ::close(fds[1]);
+    std::fflush(nullptr);
+    _exit(status);
+  }
+  ::close(fds[1]);
+  std::string data;
+  char buffer[1 << 16];
+  for (;;) {
+    const ssize_t n = ::read(fds[0], buffer, sizeof buffer);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) break;
+    data.append(buffer, static_cast<std::size_t>(n));
+  }
+  ::close(fds[0]);
+  int status = 0;
+  while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+  }
+  if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
+    std::string why = WIFSIGNALED(status) ? fmt::format("signal {}", WTERMSIG(status))
+                                          : fmt::format("status {}", WEXITSTATUS(status));
+    try {
+      why += ": " + nlohmann::json::parse(data).at("error").get<std::string>();
+    } catch (...) {
+    }
+    throw std::runtime_error("simulation process failed (" + why + ")");
+  }
+  return from_json(nlohmann::json::parse(data));
+}
+
+}  // namespace csx::engine

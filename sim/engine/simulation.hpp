@@ -1,0 +1,57 @@
+// Public interface of the SimGrid engine. This header does not include SimGrid: callers hand
+// over a plan and get timings back. Each simulation runs in its own forked process, because
+// SimGrid's clock and platform are process-wide (DESIGN.md section 6).
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "batching/step_plan.hpp"
+#include "model/layer_costs.hpp"
+#include "model/memory_model.hpp"
+#include "platform/platform_spec.hpp"
+
+namespace csx::engine {
+
+struct SimulationInput {
+  model::ModelCosts costs;
+  platform::PlatformSpec platform;
+  batching::StepPlan plan;
+  model::Pass pass = model::Pass::kTrain;
+  std::int64_t seq_len = 0;         // tokens per sample
+  std::int64_t simulated_steps = 2;  // >= 2; the last one is reported
+  bool record_trace = false;
+};
+
+// One interval on a timeline track (Chrome trace-event "complete" event).
+struct TraceEvent {
+  std::string track;  // "csx-0", "memoryx", "swarmx", "steps"
+  std::string name;   // "fwd block.3 mb 0", "stream embedding", "optimizer head", ...
+  std::string category;
+  double start_s = 0;
+  double end_s = 0;
+};
+
+struct SimulationResult {
+  double step_time_s = 0;            // steady state: duration of the last simulated step
+  double compute_time_s = 0;         // kernel time of the fullest system in that step
+  double weight_stream_time_s = 0;   // MemoryX busy streaming weights in that step
+  double exposed_stream_time_s = 0;  // the fullest system idle, waiting for weights
+  double grad_reduce_time_s = 0;     // MemoryX busy receiving reduced gradients
+  double optimizer_time_s = 0;       // optimizer work of one step at the MemoryX rate
+  double end_time_s = 0;             // simulated time at the end of the last step
+  std::vector<double> step_end_s;    // simulated time at the end of each step
+  std::string bound;                 // compute | weight streaming | gradient reduce | optimizer
+  std::uint64_t activities = 0;      // executions and communications issued
+  std::vector<TraceEvent> trace;     // when record_trace
+};
+
+// Simulates input.simulated_steps steps of the plan in a forked child process.
+// Throws std::runtime_error when the child fails (an internal error).
+[[nodiscard]] SimulationResult simulate(const SimulationInput& input);
+
+// The same, in this process. SimGrid allows this once per process; used by simulate()'s child.
+[[nodiscard]] SimulationResult simulate_in_process(const SimulationInput& input);
+
+}  // namespace csx::engine

@@ -1,0 +1,108 @@
+// Transfer order, sizes and kernel durations shared by the actors.
+#include "engine/step_schedule.hpp"
+
+#include "platform/efficiency.hpp"
+
+namespace csx::engine {
+
+StepSchedule::StepSchedule(const SimulationInput& input)
+    : input_(input),
+      num_layers_(static_cast<std::int64_t>(input.costs.layers.size())),
+      k_(input.plan.num_microbatches),
+      train_(input.pass == model::Pass::kTrain),
+      steps_(input.simulated_steps) {}
+
+std::int64_t StepSchedule::weight_transfers_per_step() const {
+  return k_ * num_layers_ * (train_ ? 2 : 1);
+}
+
+WeightTransfer StepSchedule::weight_transfer(std::int64_t t) const {
+  const std::int64_t per_mb = num_layers_ * (train_ ? 2 : 1);
+  WeightTransfer w;
+  w.microbatch = t / per_mb;
+  const std::int64_t r = t % per_mb;
+  w.backward = r >= num_layers_;
+  w.layer = w.backward ? 2 * num_layers_ - 1 - r : r;
+  return w;
+}
+
+double StepSchedule::weight_bytes(std::int64_t layer) const {
+  return input_.costs.layers[static_cast<std::size_t>(layer)].weight_bytes;
+}
+
+bool StepSchedule::sends_gradients(std::int64_t microbatch) const {
+  if (!train_) return false;
+  return input_.platform.gradient_accumulation == platform::GradientAccumulation::kMemoryX ||
+         microbatch == k_ - 1;
+}
+
+std::int64_t StepSchedule::grad_transfers_per_step() const {
+  if (!train_) return 0;
+  const bool every =
+      input_.platform.gradient_accumulation == platform::GradientAccumulation::kMemoryX;
+  return (every ? k_ : 1) * num_layers_;
+}
+
+std::int64_t StepSchedule::grad_layer(std::int64_t i) const {
+  return num_layers_ - 1 - i % num_layers_;
+}
+
+double StepSchedule::kernel_time_s(std::int64_t layer, std::int64_t samples, bool backward) const {
+  const auto& L = input_.costs.layers[static_cast<std::size_t>(layer)];
+  const double n = static_cast<double>(samples);
+  double flops = L.forward_flops * n;
+  if (backward) {
+    const bool recompute =
+        input_.platform.recompute() && L.kind == model::LayerKind::kBlock;
+    flops *= recompute ? 3.0 : 2.0;
+  }
+  return platform::kernel_time_s(input_.platform, L.width,
+                                 n * static_cast<double>(input_.seq_len), flops);
+}
+
+double StepSchedule::optimizer_time_s(std::int64_t layer) const {
+  return static_cast<double>(input_.costs.layers[static_cast<std::size_t>(layer)].parameters) /
+         input_.platform.optimizer_rate_params_per_s;
+}
+
+SwarmxTree build_swarmx_tree(std::int64_t num_csx, std::int64_t fanout) {
+  SwarmxTree t;
+  t.system_parent.resize(static_cast<std::size_t>(num_csx));
+  t.system_index_in_parent.resize(static_cast<std::size_t>(num_csx));
+  // Level 1: nodes over the systems.
+  std::vector<std::int64_t> level;
+  for (std::int64_t first = 0; first < num_csx; first += fanout) {
+    SwarmxTree::Node n;
+    for (std::int64_t s = first; s < std::min(num_csx, first + fanout); ++s) {
+      t.system_parent[static_cast<std::size_t>(s)] = static_cast<std::int64_t>(t.nodes.size());
+      t.system_index_in_parent[static_cast<std::size_t>(s)] =
+          static_cast<std::int64_t>(n.child_systems.size());
+      n.child_systems.push_back(s);
+    }
+    level.push_back(static_cast<std::int64_t>(t.nodes.size()));
+    t.nodes.push_back(n);
+  }
+  t.depth = 1;
+  while (level.size() > 1) {
+    std::vector<std::int64_t> up;
+    for (std::size_t first = 0; first < level.size(); first += static_cast<std::size_t>(fanout)) {
+      SwarmxTree::Node n;
+      n.level = t.depth + 1;
+      const auto id = static_cast<std::int64_t>(t.nodes.size());
+      for (std::size_t c = first; c < std::min(level.size(), first + static_cast<std::size_t>(fanout));
+           ++c) {
+        auto& child = t.nodes[static_cast<std::size_t>(level[c])];
+        child.parent = id;
+        child.index_in_parent = static_cast<std::int64_t>(n.child_nodes.size());
+        n.child_nodes.push_back(level[c]);
+      }
+      up.push_back(id);
+      t.nodes.push_back(n);
+    }
+    level = up;
+    ++t.depth;
+  }
+  return t;
+}
+
+}  // namespace csx::engine

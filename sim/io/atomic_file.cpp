@@ -1,0 +1,49 @@
+// Temporary file + rename, so a reader never sees a half-written output.
+#include "io/atomic_file.hpp"
+
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
+#include <filesystem>
+#include <fmt/format.h>
+#include <unistd.h>
+
+#include "common/errors.hpp"
+
+namespace csx::io {
+
+void check_output_path(const std::string& path, const std::string& flag) {
+  namespace fs = std::filesystem;
+  std::error_code ec;
+  if (path.empty()) throw InputError(fmt::format("{}: the output path is empty", flag));
+  if (fs::is_directory(path, ec))
+    throw InputError(fmt::format("{} {}: is a directory, expected a file path", flag, path));
+  fs::path dir = fs::path(path).parent_path();
+  if (dir.empty()) dir = ".";
+  if (!fs::is_directory(dir, ec))
+    throw InputError(fmt::format("{} {}: directory {} does not exist", flag, path, dir.string()));
+  if (::access(dir.c_str(), W_OK) != 0)
+    throw InputError(fmt::format("{} {}: directory {} is not writable", flag, path, dir.string()));
+  if (fs::exists(path, ec) && ::access(path.c_str(), W_OK) != 0)
+    throw InputError(fmt::format("{} {}: the file is not writable", flag, path));
+}
+
+void write_file_atomically(const std::string& path, const std::string& content) {
+  namespace fs = std::filesystem;
+  fs::path dir = fs::path(path).parent_path();
+  if (dir.empty()) dir = ".";
+  const std::string tmp =
+      (dir / fmt::format(".{}.tmp.{}", fs::path(path).filename().string(), ::getpid())).string();
+  std::FILE* f = std::fopen(tmp.c_str(), "wb");
+  if (!f) throw InputError(fmt::format("{}: cannot write: {}", path, std::strerror(errno)));
+  const bool ok = std::fwrite(content.data(), 1, content.size(), f) == content.size() &&
+                  std::fflush(f) == 0 && ::fsync(::fileno(f)) == 0;
+  const bool closed = std::fclose(f) == 0;
+  if (!ok || !closed || std::rename(tmp.c_str(), path.c_str()) != 0) {
+    const std::string why = std::strerror(errno);
+    std::remove(tmp.c_str());
+    throw InputError(fmt::format("{}: cannot write: {}", path, why));
+  }
+}
+
+}  // namespace csx::io

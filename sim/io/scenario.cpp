@@ -1,0 +1,235 @@
+// Scenario files: Trainer layout (Release 2.4+), legacy layout (Release <= 2.3), and ours.
+#include "io/scenario.hpp"
+
+#include <filesystem>
+#include <fmt/format.h>
+
+#include "common/did_you_mean.hpp"
+#include "common/errors.hpp"
+#include "io/yaml_block.hpp"
+#include "model/model_loader.hpp"
+
+namespace csx::io {
+namespace {
+
+const char* kMbsFlag = "csx.performance.micro_batch_size";
+
+// Keys of these blocks in real Model Zoo files that csxsim does not need.
+const std::vector<std::string> kDataloaderIgnored{
+    "data_dir", "data_processor", "do_lower", "image_size", "masked_lm_prob",
+    "max_predictions_per_seq", "max_sequence_length", "num_classes", "num_workers",
+    "persistent_workers", "prefetch_factor", "shuffle", "shuffle_seed", "split", "transforms",
+    "use_worker_cache", "vocab_file", "drop_last", "mixed_precision", "pad_last"};
+const std::vector<std::string> kClusterIgnored{"max_wgt_servers", "num_workers_per_csx",
+                                               "mount_dirs", "python_paths", "num_act_servers"};
+const std::vector<std::string> kRunconfigIgnored{
+    "checkpoint_steps", "enable_distributed", "eval_frequency", "eval_steps", "log_steps",
+    "model_dir", "save_initial_checkpoint", "seed", "mode", "num_wgt_servers",
+    "num_workers_per_csx", "compile_only", "validate_only"};
+const std::vector<std::string> kLoopIgnored{"eval_frequency", "eval_steps", "num_steps",
+                                            "num_epochs", "steps_per_epoch", "grad_accum_steps"};
+const std::vector<std::string> kSimulationKeys{"platform", "mode", "compile_only",
+                                               "simulated_steps", "auto_min_speedup"};
+
+std::optional<batching::MbsSetting> mbs_in(const Block& b, const std::string& key) {
+  if (!b.has(key)) return std::nullopt;
+  return parse_mbs_node(b.node()[key], b.where(key));
+}
+
+// A dataloader that may be written as a list of dataloaders (take the first).
+std::optional<Block> dataloader(const Block& parent, const std::string& key) {
+  if (!parent.has_value(key)) return std::nullopt;
+  YAML::Node n = parent.node()[key];
+  if (n.IsSequence()) {
+    if (n.size() == 0) return std::nullopt;
+    n = n[0];
+  }
+  if (!n.IsMap()) throw InputError(fmt::format("{}: expected a mapping of keys", parent.where(key)));
+  return Block(parent.file(), parent.key_path() + "." + key, n);
+}
+
+struct Flags {
+  std::optional<batching::MbsSetting> global, train, validate;
+};
+
+Flags read_callbacks(const Block& init) {
+  Flags f;
+  if (!init.has_value("callbacks")) return f;
+  const YAML::Node list = init.node()["callbacks"];
+  if (!list.IsSequence())
+    throw InputError(fmt::format("{}: expected a list of callbacks", init.where("callbacks")));
+  for (std::size_t i = 0; i < list.size(); ++i) {
+    if (!list[i].IsMap()) continue;
+    for (const auto& kv : list[i]) {
+      const std::string name = kv.first.Scalar();
+      const std::vector<std::string> flag_blocks{"GlobalFlags", "ScopedTrainFlags",
+                                                 "ScopedValidateFlags"};
+      const std::string hint = did_you_mean(name, flag_blocks);
+      if (std::find(flag_blocks.begin(), flag_blocks.end(), name) == flag_blocks.end()) {
+        if (!hint.empty() && name.find("Flags") != std::string::npos)
+          throw InputError(fmt::format("{}: unknown callback '{}'{}", init.where("callbacks"),
+                                       name, hint));
+        continue;
+      }
+      if (!kv.second.IsMap()) continue;
+      const Block b(init.file(), fmt::format("{}.callbacks[{}].{}", init.key_path(), i, name),
+                    kv.second);
+      b.reject_typos({kMbsFlag}, {});
+      auto setting = mbs_in(b, kMbsFlag);
+      if (!setting) continue;
+      (name == "GlobalFlags" ? f.global : name == "ScopedTrainFlags" ? f.train : f.validate) =
+          setting;
+    }
+  }
+  return f;
+}
+
+model::ModelSpec read_model_ref(const YAML::Node& root, const Block& holder,
+                                const std::string& file, const std::string& data_dir,
+                                std::optional<std::int64_t> seq_len) {
+  const YAML::Node ref = holder.node()["model"];
+  if (!ref.IsScalar()) return model::read_model(root, file, seq_len);
+  namespace fs = std::filesystem;
+  const std::string name = ref.Scalar();
+  fs::path path = fs::path(file).parent_path() / name;
+  std::error_code ec;
+  if (!fs::exists(path, ec)) path = fs::path(data_dir) / "models" / (name + ".yaml");
+  if (!fs::exists(path, ec))
+    throw InputError(fmt::format("{} = '{}': no such model file (relative to the scenario, or a "
+                                 "name in models/)",
+                                 holder.where("model"), name));
+  return model::load_model(path.string(), seq_len);
+}
+
+void read_simulation(const Block& root, Scenario& s) {
+  auto sim = root.optional_child("simulation");
+  if (!sim) return;
+  sim->require_known_keys(kSimulationKeys);
+  if (auto p = sim->get_string_opt("platform")) s.platform = *p;
+  if (auto m = sim->get_string_opt("mode")) s.mode = parse_mode(*m, sim->where("mode"));
+  s.compile_only = sim->get_bool("compile_only", false);
+  s.simulated_steps = sim->get_int_opt("simulated_steps", 2).value_or(2);
+  s.auto_min_speedup = sim->get_number_opt("auto_min_speedup", 0, 10).value_or(0.10);
+}
+
+}  // namespace
+
+std::string to_string(Mode m) {
+  switch (m) {
+    case Mode::kTrain: return "train";
+    case Mode::kEval: return "eval";
+    case Mode::kTrainAndEval: return "train_and_eval";
+  }
+  return "?";
+}
+
+Mode parse_mode(const std::string& text, const std::string& where) {
+  if (text == "train") return Mode::kTrain;
+  if (text == "eval") return Mode::kEval;
+  if (text == "train_and_eval") return Mode::kTrainAndEval;
+  throw InputError(fmt::format("{} = '{}': the mode must be train, eval or train_and_eval{}",
+                               where, text,
+                               did_you_mean(text, {"train", "eval", "train_and_eval"})));
+}
+
+batching::MbsSetting parse_mbs_node(const YAML::Node& n, const std::string& where) {
+  if (n.IsNull()) return batching::MbsNone{};
+  if (n.IsMap()) {
+    const Block b("", "", n);
+    for (const auto& kv : n)
+      if (kv.first.Scalar() != "explore")
+        throw InputError(fmt::format("{}: unknown key '{}' in micro_batch_size (only explore: "
+                                     "{{min, max}}){}",
+                                     where, kv.first.Scalar(),
+                                     did_you_mean(kv.first.Scalar(), {"explore"})));
+    const YAML::Node e = n["explore"];
+    batching::MbsExplore x;
+    if (e.IsMap()) {
+      for (const auto& kv : e)
+        if (kv.first.Scalar() != "min" && kv.first.Scalar() != "max")
+          throw InputError(fmt::format("{}.explore: unknown key '{}'{}", where, kv.first.Scalar(),
+                                       did_you_mean(kv.first.Scalar(), {"min", "max"})));
+      if (e["min"] && !e["min"].IsNull())
+        x.min = parse_int_scalar(e["min"].Scalar(), where + ".explore.min", 1);
+      if (e["max"] && !e["max"].IsNull())
+        x.max = parse_int_scalar(e["max"].Scalar(), where + ".explore.max", 1);
+      if (x.min && x.max && *x.min > *x.max)
+        throw InputError(fmt::format("{}.explore: min {} is larger than max {}", where, *x.min,
+                                     *x.max));
+    } else if (!e.IsNull()) {
+      throw InputError(fmt::format("{}.explore: expected {{min, max}}", where));
+    }
+    return x;
+  }
+  if (!n.IsScalar())
+    throw InputError(fmt::format("{} is a list: expected auto, explore, none or an integer", where));
+  const std::string text = n.Scalar();
+  if (text == "auto" || text == "explore" || text == "none")
+    return batching::parse_mbs_setting(text, where);
+  if (!text.empty() && (std::isdigit(static_cast<unsigned char>(text[0])) || text[0] == '-' ||
+                        text[0] == '+'))
+    return batching::MbsFixed{parse_int_scalar(text, where, 1)};
+  return batching::parse_mbs_setting(text, where);
+}
+
+Scenario load_scenario(const std::string& file, const std::string& data_dir,
+                       std::optional<std::int64_t> seq_len) {
+  const YAML::Node root_node = load_yaml_file(file);
+  const Block root(file, "", root_node);
+  Scenario s;
+  s.file = file;
+  if (root.has_value("trainer")) {
+    YAML::Node t = root_node["trainer"];
+    if (t.IsSequence() && t.size() > 0) t = t[0]["trainer"] ? t[0]["trainer"] : t[0];
+    const Block trainer(file, "trainer", t);
+    const Block init = trainer.child("init");
+    s.model = read_model_ref(root_node, init, file, data_dir, seq_len);
+    if (auto backend = init.optional_child("backend"))
+      if (auto cluster = backend->optional_child("cluster_config")) {
+        cluster->reject_typos({"num_csx"}, kClusterIgnored);
+        s.num_csx = cluster->get_int_opt("num_csx");
+      }
+    if (auto loop = init.optional_child("loop")) {
+      loop->reject_typos({"max_steps"}, kLoopIgnored);
+      s.max_steps = loop->get_int_opt("max_steps");
+    }
+    const Flags flags = read_callbacks(init);
+    s.train_micro_batch_size = flags.train ? flags.train : flags.global;
+    s.eval_micro_batch_size = flags.validate ? flags.validate : flags.global;
+    if (auto fit = trainer.optional_child("fit")) {
+      if (auto train = dataloader(*fit, "train_dataloader")) {
+        train->reject_typos({"batch_size", "micro_batch_size"}, kDataloaderIgnored);
+        s.batch_size = train->get_int_opt("batch_size");
+      }
+      if (auto val = dataloader(*fit, "val_dataloader")) {
+        val->reject_typos({"batch_size", "micro_batch_size"}, kDataloaderIgnored);
+        s.eval_batch_size = val->get_int_opt("batch_size");
+      }
+    }
+  } else {
+    if (!root.has_value("model"))
+      throw InputError(fmt::format("{}: no model found: expected trainer.init.model (Trainer "
+                                   "layout) or model (legacy layout)",
+                                   file));
+    s.model = read_model_ref(root_node, root, file, data_dir, seq_len);
+    if (auto train = root.optional_child("train_input")) {
+      train->reject_typos({"batch_size", "micro_batch_size"}, kDataloaderIgnored);
+      s.batch_size = train->get_int_opt("batch_size");
+      s.train_micro_batch_size = mbs_in(*train, "micro_batch_size");
+    }
+    if (auto eval = root.optional_child("eval_input")) {
+      eval->reject_typos({"batch_size", "micro_batch_size"}, kDataloaderIgnored);
+      s.eval_batch_size = eval->get_int_opt("batch_size");
+      s.eval_micro_batch_size = mbs_in(*eval, "micro_batch_size");
+    }
+    if (auto run = root.optional_child("runconfig")) {
+      run->reject_typos({"num_csx", "max_steps"}, kRunconfigIgnored);
+      s.num_csx = run->get_int_opt("num_csx");
+      s.max_steps = run->get_int_opt("max_steps");
+    }
+  }
+  read_simulation(root, s);
+  return s;
+}
+
+}  // namespace csx::io

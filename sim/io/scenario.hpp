@@ -1,0 +1,52 @@
+// A scenario: a Trainer-style YAML (Model Zoo params file, Trainer or legacy layout) plus our
+// optional `simulation:` block. Command-line flags override what the file says.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+
+#include <yaml-cpp/yaml.h>
+
+#include "batching/mbs_setting.hpp"
+#include "model/model_spec.hpp"
+
+namespace csx::io {
+
+enum class Mode { kTrain, kEval, kTrainAndEval };
+
+[[nodiscard]] std::string to_string(Mode m);
+// Throws InputError (with a did-you-mean) for anything but train, eval, train_and_eval.
+[[nodiscard]] Mode parse_mode(const std::string& text, const std::string& where);
+
+struct Scenario {
+  std::string file;
+  model::ModelSpec model;
+  std::optional<std::int64_t> num_csx;         // cluster_config.num_csx / runconfig.num_csx
+  std::optional<std::int64_t> batch_size;      // train dataloader / train_input (samples)
+  std::optional<std::int64_t> eval_batch_size; // val dataloader / eval_input (samples)
+  // micro_batch_size for training and for eval; unset means auto. Precedence (DESIGN.md 2):
+  // ScopedTrainFlags / ScopedValidateFlags, then GlobalFlags, then train_input / eval_input.
+  std::optional<batching::MbsSetting> train_micro_batch_size;
+  std::optional<batching::MbsSetting> eval_micro_batch_size;
+  std::optional<std::int64_t> max_steps;  // loop.max_steps / runconfig.max_steps
+
+  // simulation: block (ours).
+  std::string platform = "cs2";
+  Mode mode = Mode::kTrain;
+  bool compile_only = false;
+  std::int64_t simulated_steps = 2;
+  double auto_min_speedup = 0.10;  // auto keeps P unless a candidate is this much faster
+};
+
+// Loads a scenario or a Model Zoo params file. `model` may be inline (trainer.init.model / model)
+// or a string naming a model file (relative to the scenario, or a models/ stem under data_dir).
+// Throws InputError naming the file, key and value for anything malformed.
+[[nodiscard]] Scenario load_scenario(const std::string& file, const std::string& data_dir,
+                                     std::optional<std::int64_t> seq_len = std::nullopt);
+
+// Parses a micro_batch_size YAML value: null (none), auto, explore, none, an integer, or
+// {explore: {min: a, max: b}}.
+[[nodiscard]] batching::MbsSetting parse_mbs_node(const YAML::Node& n, const std::string& where);
+
+}  // namespace csx::io

@@ -1,0 +1,116 @@
+// Candidate evaluation and the choice rules of none/integer, explore and auto.
+#include "search/search.hpp"
+
+#include <algorithm>
+#include <fmt/format.h>
+
+#include "batching/supported_sizes.hpp"
+#include "common/errors.hpp"
+
+namespace csx::search {
+namespace {
+
+CandidateResult evaluate(const SearchRequest& req, std::int64_t mbs, const Simulator& simulate,
+                         int& simulations) {
+  CandidateResult c;
+  c.micro_batch_size = mbs;
+  c.num_microbatches = batching::num_microbatches(req.split.per_system_batch_size, mbs);
+  c.memory = model::on_chip_memory(req.costs, req.platform, mbs, req.pass);
+  c.fits = c.memory.fits;
+  c.reason = c.memory.reason;
+  if (!c.fits) return c;
+  engine::SimulationInput in;
+  in.costs = req.costs;
+  in.platform = req.platform;
+  in.plan = batching::make_plan(req.split, mbs);
+  in.pass = req.pass;
+  in.seq_len = req.seq_len;
+  in.simulated_steps = req.simulated_steps;
+  c.sim = simulate(in);
+  ++simulations;
+  c.simulated = true;
+  const double B = static_cast<double>(req.split.batch_size);
+  c.samples_per_s = B / c.sim.step_time_s;
+  c.tokens_per_s = c.samples_per_s * static_cast<double>(req.seq_len);
+  c.mfu = model_flops_per_step(req.costs, req.pass, req.split.batch_size) /
+          (c.sim.step_time_s * static_cast<double>(req.split.num_csx) * req.platform.peak_flops);
+  return c;
+}
+
+// Fastest fitting row; ties go to the larger MBS (fewer microbatches).
+std::optional<std::size_t> fastest(const std::vector<CandidateResult>& rows) {
+  std::optional<std::size_t> best;
+  for (std::size_t i = 0; i < rows.size(); ++i)
+    if (rows[i].simulated && (!best || rows[i].sim.step_time_s < rows[*best].sim.step_time_s))
+      best = i;
+  return best;
+}
+
+}  // namespace
+
+double model_flops_per_step(const model::ModelCosts& costs, model::Pass pass,
+                            std::int64_t batch_size) {
+  const double per_sample = pass == model::Pass::kTrain ? costs.train_flops_per_sample(false)
+                                                         : costs.forward_flops_per_sample();
+  return per_sample * static_cast<double>(batch_size);
+}
+
+SearchOutcome run_search(const SearchRequest& req, const Simulator& simulate) {
+  SearchOutcome out;
+  out.resolution = batching::resolve(req.setting, req.split, req.traits, req.compile_only);
+  const auto mx = model::memoryx_check(req.costs, req.platform);
+  if (!mx.fits) throw InfeasibleError(mx.reason);
+
+  std::vector<std::int64_t> candidates = out.resolution.candidates;
+  const std::int64_t P = req.split.per_system_batch_size;
+  const bool is_auto = std::holds_alternative<batching::MbsAuto>(req.setting);
+  if (is_auto && !model::on_chip_memory(req.costs, req.platform, P, req.pass).fits) {
+    // P does not fit: make sure the largest fitting supported size is among the candidates.
+    const auto max_fit = model::max_fitting_micro_batch_size(req.costs, req.platform, req.pass);
+    if (max_fit >= 1) {
+      const auto v = batching::supported_floor(P, std::min(max_fit, P));
+      if (std::find(candidates.begin(), candidates.end(), v) == candidates.end())
+        candidates.push_back(v);
+    }
+    std::sort(candidates.begin(), candidates.end(), std::greater<>());
+  }
+  for (const auto mbs : candidates) out.rows.push_back(evaluate(req, mbs, simulate, out.simulations));
+
+  const auto best = fastest(out.rows);
+  if (!best) {
+    out.decision = "no candidate fits in on-chip memory";
+    return out;
+  }
+  out.chosen = best;
+  if (is_auto && out.rows.front().micro_batch_size == P && out.rows.front().simulated) {
+    const auto& keep = out.rows.front();
+    const auto& other = out.rows[*best];
+    const double gain = other.samples_per_s / keep.samples_per_s - 1;
+    if (*best == 0 || gain <= req.auto_min_speedup) {
+      out.chosen = 0;
+      out.decision = *best == 0
+                         ? fmt::format("auto kept {}: it is the fastest candidate", P)
+                         : fmt::format(
+                               "auto kept {}: no benefit from gradient accumulation expected "
+                               "(best other candidate {} is {:.1f}% faster, threshold {:.0f}%)",
+                               P, other.micro_batch_size, 100 * gain, 100 * req.auto_min_speedup);
+    } else {
+      out.decision = fmt::format("auto chose {}: {:.1f}% faster than {} (threshold {:.0f}%)",
+                                 other.micro_batch_size, 100 * gain, P,
+                                 100 * req.auto_min_speedup);
+    }
+  } else if (is_auto) {
+    out.decision = fmt::format("auto chose {}: per-system batch {} does not fit on-chip memory; "
+                               "fastest fitting candidate",
+                               out.rows[*best].micro_batch_size, P);
+  } else if (std::holds_alternative<batching::MbsExplore>(req.setting)) {
+    out.decision = fmt::format("explore chose {}: fastest of {} fitting candidates",
+                               out.rows[*best].micro_batch_size, out.simulations);
+  } else {
+    out.decision = fmt::format("micro_batch_size {}", out.rows[*best].micro_batch_size);
+  }
+  out.rows[*out.chosen].chosen = true;
+  return out;
+}
+
+}  // namespace csx::search

@@ -1,0 +1,69 @@
+// Drives the engine over micro-batch-size candidates: none and integer evaluate the resolved
+// MBS, explore every value of S(P) in range, auto a few divisor-based candidates.
+// Candidates that do not fit are reported (fits = false, with the reason) and never simulated.
+// Pure code: the simulation is a callback, so this is testable without SimGrid.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "batching/resolve.hpp"
+#include "engine/simulation.hpp"
+#include "model/layer_costs.hpp"
+#include "model/memory_model.hpp"
+#include "platform/platform_spec.hpp"
+
+namespace csx::search {
+
+struct CandidateResult {
+  std::int64_t micro_batch_size = 0;
+  std::int64_t num_microbatches = 0;
+  model::MemoryBreakdown memory;
+  bool fits = false;
+  std::string reason;      // why it does not fit; empty when it fits
+  bool simulated = false;  // fits implies simulated
+  engine::SimulationResult sim;
+  double samples_per_s = 0;
+  double tokens_per_s = 0;
+  double mfu = 0;  // model FLOPs (no recompute) / (step time x num_csx x peak)
+  bool chosen = false;
+};
+
+struct SearchRequest {
+  batching::MbsSetting setting;
+  batching::BatchSplit split;
+  batching::ModelTraits traits;
+  model::ModelCosts costs;
+  platform::PlatformSpec platform;
+  model::Pass pass = model::Pass::kTrain;
+  std::int64_t seq_len = 0;
+  bool compile_only = false;
+  std::int64_t simulated_steps = 2;
+  // auto keeps P unless another candidate gives more than (1 + auto_min_speedup) x its samples/s
+  // (the real stack: "No benefit from gradient accumulation expected" otherwise).
+  double auto_min_speedup = 0.10;
+};
+
+struct SearchOutcome {
+  batching::Resolution resolution;
+  std::vector<CandidateResult> rows;  // descending MBS
+  std::optional<std::size_t> chosen;  // index into rows; empty when nothing fits
+  std::string decision;               // how the choice was made
+  int simulations = 0;
+};
+
+using Simulator = std::function<engine::SimulationResult(const engine::SimulationInput&)>;
+
+// Throws RuleError for a refused setting and InfeasibleError when MemoryX cannot hold the model.
+// When no candidate fits, returns an outcome without a chosen row (the caller reports it and
+// exits 1).
+[[nodiscard]] SearchOutcome run_search(const SearchRequest& request, const Simulator& simulate);
+
+// Model FLOP per step for MFU: 3 x forward (train) or forward (eval), times the global batch.
+[[nodiscard]] double model_flops_per_step(const model::ModelCosts& costs, model::Pass pass,
+                                          std::int64_t batch_size);
+
+}  // namespace csx::search

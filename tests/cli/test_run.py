@@ -1,0 +1,88 @@
+"""`csxsim run`: the main job end to end, CSV contract, rule refusals."""
+import csv
+import glob
+import io
+import os
+import tempfile
+
+from clitest import check, expect, finish, run
+
+COLUMNS = ("model,platform,mode,num_csx,batch_size,per_system_batch_size,requested_micro_batch_size,"
+           "micro_batch_size,num_microbatches,fits,reason,chosen,step_time_s,samples_per_s,tokens_per_s,"
+           "mfu,compute_time_s,weight_stream_time_s,exposed_stream_time_s,grad_reduce_time_s,"
+           "optimizer_time_s,mem_activations_bytes,mem_weight_buffers_bytes,mem_gradients_bytes,"
+           "mem_workspace_bytes,mem_total_bytes,mem_capacity_bytes")
+
+
+def supported(P):
+    return sorted({-(-P // k) for k in range(1, P + 1)}, reverse=True)
+
+
+with tempfile.TemporaryDirectory() as d:
+    out = os.path.join(d, "out.csv")
+    # Done-when of the engine issue: one row per value of S(528), the fastest fitting one chosen.
+    expect(["run", "scenarios/gpt3_xl_1x_cs2.yaml", "--micro-batch-size", "explore", "--compile-only",
+            "--csv", out], 0, out_has=["explore chose", "chosen: micro_batch_size"])
+    text = open(out).read()
+    check(text.splitlines()[0] == COLUMNS, "CSV header")
+    rows = list(csv.DictReader(io.StringIO(text)))
+    check([int(r["micro_batch_size"]) for r in rows] == supported(528), "one row per MBS in S(528)")
+    chosen = [r for r in rows if r["chosen"] == "true"]
+    check(len(chosen) == 1, "exactly one chosen row")
+    fitting = [r for r in rows if r["fits"] == "true"]
+    check(all(r["step_time_s"] for r in fitting), "every fitting row was simulated")
+    check(all(not r["step_time_s"] and r["reason"] for r in rows if r["fits"] == "false"),
+          "non-fitting rows carry a reason and no timings")
+    best = min(fitting, key=lambda r: float(r["step_time_s"]))
+    check(chosen[0]["micro_batch_size"] == best["micro_batch_size"], "the fastest fitting row is chosen")
+    for r in rows:
+        k, m = int(r["num_microbatches"]), int(r["micro_batch_size"])
+        check(k == -(-528 // m), f"k for MBS {m}")
+
+    # Same input, same bytes.
+    out2 = os.path.join(d, "out2.csv")
+    expect(["run", "scenarios/gpt3_xl_1x_cs2.yaml", "--micro-batch-size", "explore", "--compile-only",
+            "--csv", out2, "--quiet"], 0)
+    check(open(out2).read() == text, "CSV is byte-identical run after run")
+
+    # A fixed MBS that is moved prints the platform's notice.
+    expect(["run", "scenarios/gpt3_xl_1x_cs2.yaml", "--micro-batch-size", 100], 0,
+           out_has=["notice: micro_batch_size 100", "-> per-system batch 528"])
+
+    # Nothing fits: exit 1, the CSV still holds the infeasible row.
+    out3 = os.path.join(d, "nofit.csv")
+    r = expect(["run", "scenarios/gpt3_xl_1x_cs2.yaml", "--micro-batch-size", "none", "--csv", out3], 1,
+               err_has=["no micro_batch_size fits"])
+    rows = list(csv.DictReader(open(out3)))
+    check(len(rows) == 1 and rows[0]["fits"] == "false" and "GB" in rows[0]["reason"], "infeasible row kept")
+
+    # Modes: eval and train_and_eval.
+    r = expect(["run", "scenarios/gpt3_xl_4x_cs2.yaml", "--mode", "train_and_eval", "--csv", out], 0)
+    modes = {row["mode"] for row in csv.DictReader(open(out))}
+    check(modes == {"train", "eval"}, f"train_and_eval rows: {modes}")
+
+# Every shared Model Zoo file runs unchanged with --num-csx 1, or is refused with a clear message.
+for f in sorted(glob.glob("../shared/modelzoo/*/*.yaml")):
+    r = run("run", f, "--num-csx", 1, "--quiet")
+    check(r.returncode == 0 or (r.returncode in (1, 2) and r.stderr.startswith("csxsim: error: ")
+                                and r.stderr.count("\n") == 1),
+          f"{f}: status {r.returncode} {r.stderr}")
+
+# Legacy micro_batch_size key (train_input.micro_batch_size: 88) is honoured.
+expect(["run", "../shared/modelzoo/release-2.3.0/params_gpt3_2p7b.yaml", "--num-csx", 1], 0,
+       out_has=["micro_batch_size 88"])
+# Rules.
+expect(["run", "scenarios/gpt3_xl_1x_cs2.yaml", "--micro-batch-size", "explore"], 2,
+       err_has=["compile-only"])
+expect(["run", "models/resnet50.yaml", "--batch-size", 256, "--micro-batch-size", "explore",
+        "--compile-only"], 2, err_has=["transformer"])
+expect(["run", "models/resnet50.yaml", "--batch-size", 256, "--micro-batch-size", 64], 2,
+       err_has=["batch normalization"])
+expect(["run", "models/resnet50.yaml", "--batch-size", 256], 0, out_has=["chosen: micro_batch_size 256"])
+expect(["run", "scenarios/gpt3_xl_1x_cs2.yaml", "--num-csx", 193], 2, err_has=["192"])
+expect(["run", "scenarios/gpt3_xl_1x_cs2.yaml", "--batch-size", 240, "--num-csx", 2,
+        "--micro-batch-size", 121], 2, err_has=["121", "120", "num_csx 2"])
+expect(["run", "scenarios/gpt3_xl_1x_cs2.yaml", "--csv", "/no/such/dir/x.csv"], 2,
+       err_has=["does not exist"])
+expect(["run", "scenarios/gpt3_xl_1x_cs2.yaml", "--mode", "trian"], 2, err_has=["did you mean 'train'"])
+finish()

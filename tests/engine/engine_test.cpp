@@ -1,0 +1,180 @@
+// The SimGrid engine against hand calculations on synthetic models and platforms.
+#include <gtest/gtest.h>
+
+#include <cmath>
+
+#include "batching/batch_split.hpp"
+#include "batching/step_plan.hpp"
+#include "engine/simulation.hpp"
+#include "engine/step_schedule.hpp"
+#include "model/layer_costs.hpp"
+#include "platform/platform_spec.hpp"
+
+using namespace csx;
+
+namespace {
+
+constexpr double kHuge = 1e30;
+
+// A model of L identical layers: w bytes of weights, f forward FLOP per sample each.
+model::ModelCosts uniform_model(int L, double w, double f, std::int64_t width) {
+  model::ModelCosts c;
+  for (int i = 0; i < L; ++i) {
+    model::Layer layer;
+    layer.name = "layer." + std::to_string(i);
+    layer.kind = model::LayerKind::kBlock;
+    layer.parameters = static_cast<std::int64_t>(w / 2);
+    layer.weight_bytes = w;
+    layer.forward_flops = f;
+    layer.boundary_bytes = 1;
+    layer.width = width;
+    c.layers.push_back(layer);
+  }
+  c.num_blocks = L;
+  return c;
+}
+
+// A platform with every rate and bandwidth infinite and no overheads; tests switch one on.
+platform::PlatformSpec ideal_platform() {
+  platform::PlatformSpec p;
+  p.name = "ideal";
+  p.cores = 1;
+  p.sram_bytes = kHuge;
+  p.sram_bandwidth_Bps = kHuge;
+  p.fabric_bandwidth_Bps = kHuge;
+  p.peak_flops = kHuge;
+  p.io_ports = 1;
+  p.io_port_bandwidth_Bps = kHuge;
+  p.max_cluster_size = 4096;
+  p.swarmx_fanout = 4;
+  p.swarmx_link_bandwidth_Bps = kHuge;
+  p.memoryx_capacity_bytes = kHuge;
+  p.memoryx_bytes_per_parameter = 16;
+  p.memoryx_bandwidth_Bps = kHuge;
+  p.optimizer_rate_params_per_s = kHuge;
+  p.swarmx_hop_latency_s = 0;
+  p.compute_efficiency_max = 1;
+  p.efficiency_half_tokens = 0;
+  p.wafer_grid_side = 1000;
+  p.kernel_overhead_s = 0;
+  p.microbatch_overhead_s = 0;
+  p.usable_sram_fraction = 1;
+  p.workspace_bytes = 0;
+  p.weight_buffers = 2;
+  p.activation_policy = platform::ActivationPolicy::kStoreAll;
+  p.checkpoint_interval_layers = 1;
+  return p;
+}
+
+engine::SimulationInput input_for(const model::ModelCosts& c, const platform::PlatformSpec& p,
+                                  std::int64_t B, std::int64_t N, std::int64_t mbs,
+                                  model::Pass pass = model::Pass::kTrain) {
+  engine::SimulationInput in;
+  in.costs = c;
+  in.platform = p;
+  in.plan = batching::make_plan(batching::split_batch(B, N), mbs);
+  in.pass = pass;
+  in.seq_len = 1000;
+  in.simulated_steps = 3;
+  return in;
+}
+
+double rel(double a, double b) { return std::fabs(a - b) / std::fabs(b); }
+
+}  // namespace
+
+// Infinite I/O and fabric: the step is the fullest system's summed kernel times. Here each
+// kernel is f * samples / (peak * eff) + overhead, eff = 0.5 * (1000/1000) * t / (t + 4000).
+TEST(Engine, InfiniteIoStepIsSummedCompute) {
+  auto p = ideal_platform();
+  p.peak_flops = 1e15;
+  p.compute_efficiency_max = 0.5;
+  p.efficiency_half_tokens = 4000;
+  p.kernel_overhead_s = 1e-4;
+  p.microbatch_overhead_s = 2e-3;
+  const int L = 5;
+  const double f = 3e9;
+  const auto in = input_for(uniform_model(L, 1e8, f, 1000), p, 24, 1, 8);  // k = 3 of 8
+  const auto r = engine::simulate(in);
+  const double tokens = 8 * 1000.0, eff = 0.5 * tokens / (tokens + 4000);
+  const double fwd = f * 8 / (1e15 * eff) + 1e-4, bwd = 2 * f * 8 / (1e15 * eff) + 1e-4;
+  const double expected = 3 * (2e-3 + L * (fwd + bwd));
+  EXPECT_LT(rel(r.step_time_s, expected), 1e-9) << r.step_time_s << " vs " << expected;
+  EXPECT_LT(rel(r.compute_time_s, expected), 1e-9);
+  EXPECT_EQ(r.bound, "compute");
+}
+
+// Infinite compute, MemoryX link the only finite bandwidth B, hop latency lambda on the
+// MemoryX link and each tree edge. MemoryX streams 2 k L layers of w bytes back to back, each
+// taking lambda + w/B; the step then waits for the last gradient: the last weights reach the
+// CS-X (lambda), its gradient reaches the SwarmX root (lambda) and MemoryX (lambda + w/B).
+TEST(Engine, InfiniteComputeStepIsStreamingTime) {
+  auto p = ideal_platform();
+  const double B = 150e9, lambda = 2e-6, w = 3e8;
+  p.memoryx_bandwidth_Bps = B;
+  p.swarmx_hop_latency_s = lambda;
+  const int L = 6;
+  const std::int64_t k = 4;
+  const auto in = input_for(uniform_model(L, w, 1e9, 1000), p, 8, 1, 2);  // k = 4
+  ASSERT_EQ(in.plan.num_microbatches, k);
+  const auto r = engine::simulate(in);
+  const double expected = 2 * k * L * (lambda + w / B) + 3 * lambda + w / B;
+  EXPECT_LT(rel(r.step_time_s, expected), 1e-9) << r.step_time_s << " vs " << expected;
+  EXPECT_LT(rel(r.weight_stream_time_s, 2 * k * L * (lambda + w / B)), 1e-9);
+  EXPECT_EQ(r.bound, "weight streaming");
+}
+
+// Eval runs forward only: one third of training compute for the same MBS (backward = 2 x
+// forward, nothing recomputed, no fixed overheads).
+TEST(Engine, EvalComputeIsOneThirdOfTrain) {
+  auto p = ideal_platform();
+  p.peak_flops = 1e15;
+  const auto c = uniform_model(4, 1e8, 5e9, 1000);
+  const auto train = engine::simulate(input_for(c, p, 12, 2, 3, model::Pass::kTrain));
+  const auto eval = engine::simulate(input_for(c, p, 12, 2, 3, model::Pass::kEval));
+  EXPECT_LT(rel(eval.compute_time_s * 3, train.compute_time_s), 1e-12);
+  EXPECT_LT(rel(eval.step_time_s * 3, train.step_time_s), 1e-9);
+  EXPECT_EQ(eval.grad_reduce_time_s, 0);
+}
+
+// With I/O far from saturated, samples/s grows with num_csx at a fixed per-system batch.
+TEST(Engine, ThroughputScalesWithSystems) {
+  auto p = ideal_platform();
+  p.peak_flops = 1e15;
+  p.memoryx_bandwidth_Bps = 150e9;
+  p.io_port_bandwidth_Bps = 150e9;
+  p.swarmx_link_bandwidth_Bps = 150e9;
+  p.swarmx_hop_latency_s = 5e-6;
+  p.optimizer_rate_params_per_s = 1e11;
+  const auto c = uniform_model(8, 1e7, 2e10, 1000);
+  double last = 0;
+  for (std::int64_t N : {1, 2, 4, 8, 16, 32}) {
+    const std::int64_t P = 16;
+    const auto r = engine::simulate(input_for(c, p, P * N, N, P));
+    const double samples_per_s = static_cast<double>(P * N) / r.step_time_s;
+    EXPECT_GT(samples_per_s, last * 1.8) << "N=" << N;
+    last = samples_per_s;
+  }
+}
+
+// B not divisible by N: the step is set by the fullest system. 10 over 3 = 4 + 3 + 3 takes as
+// long as 12 over 3 = 4 + 4 + 4, and longer than 9 over 3.
+TEST(Engine, UnevenSplitIsSetByTheFullestSystem) {
+  auto p = ideal_platform();
+  p.peak_flops = 1e15;
+  const auto c = uniform_model(4, 1e8, 5e9, 1000);
+  const auto uneven = engine::simulate(input_for(c, p, 10, 3, 4));
+  const auto full = engine::simulate(input_for(c, p, 12, 3, 4));
+  const auto small = engine::simulate(input_for(c, p, 9, 3, 3));
+  EXPECT_LT(rel(uneven.step_time_s, full.step_time_s), 1e-12);
+  EXPECT_LT(small.step_time_s, uneven.step_time_s * 0.8);
+}
+
+// The SwarmX tree: fan-out 4, depth ceil(log4 N), at least one node.
+TEST(SwarmxTree, Shape) {
+  EXPECT_EQ(engine::build_swarmx_tree(1, 4).depth, 1);
+  EXPECT_EQ(engine::build_swarmx_tree(4, 4).nodes.size(), 1u);
+  EXPECT_EQ(engine::build_swarmx_tree(5, 4).depth, 2);
+  EXPECT_EQ(engine::build_swarmx_tree(16, 4).nodes.size(), 5u);
+  EXPECT_EQ(engine::build_swarmx_tree(2048, 4).depth, 6);
+}

@@ -12,5 +12,7 @@ using Args = std::vector<std::string>;
 int candidates_command(const Args& args);
 int describe_command(const Args& args);
 int run_command(const Args& args);
+int sweep_command(const Args& args);
+int merge_command(const Args& args);
 
 }  // namespace csx::cli

@@ -26,6 +26,8 @@ const std::map<std::string, Command>& commands() {
       {"candidates",
        {csx::cli::candidates_command, "per-system batches, supported MBS set, MBS resolution"}},
       {"run", {csx::cli::run_command, "simulate a scenario: candidates, step time, memory fit"}},
+      {"sweep", {csx::cli::sweep_command, "run's search over a grid of num_csx and batch sizes"}},
+      {"merge", {csx::cli::merge_command, "join sweep shards into one CSV"}},
       {"describe",
        {csx::cli::describe_command, "a model's parameters, FLOPs, bytes and memory fit"}},
   };

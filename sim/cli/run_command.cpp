@@ -2,12 +2,14 @@
 #include <fmt/format.h>
 
 #include "cli/commands.hpp"
-#include "cli/options.hpp"
+#include "cli/job_options.hpp"
 #include "cli/run_job.hpp"
 #include "cli/run_report.hpp"
 #include "common/errors.hpp"
 #include "io/atomic_file.hpp"
 #include "io/results_csv.hpp"
+#include "io/trace_json.hpp"
+#include "engine/simulation.hpp"
 
 namespace csx::cli {
 
@@ -26,10 +28,12 @@ void add_job_options(po::options_description& desc) {
        "KEY=VALUE, e.g. calibration.kernel_overhead_s=0.002 (repeatable)");
 }
 
-Overrides read_overrides(const po::variables_map& vm) {
+Overrides read_overrides(const po::variables_map& vm, bool grid) {
   Overrides o;
-  o.num_csx = optional_count(vm, "num-csx");
-  o.batch_size = optional_count(vm, "batch-size");
+  if (!grid) {
+    o.num_csx = optional_count(vm, "num-csx");
+    o.batch_size = optional_count(vm, "batch-size");
+  }
   if (vm.count("micro-batch-size"))
     o.micro_batch_size = batching::parse_mbs_setting(vm["micro-batch-size"].as<std::string>(),
                                                      "--micro-batch-size");
@@ -48,6 +52,25 @@ Overrides read_overrides(const po::variables_map& vm) {
   return o;
 }
 
+// Simulates the chosen candidate once more, recording its timeline.
+void write_trace(const std::string& path, const Job& job, const PassResult& r) {
+  const auto& chosen = r.outcome.rows[*r.outcome.chosen];
+  engine::SimulationInput in;
+  in.costs = job.costs;
+  in.platform = job.platform;
+  in.plan = batching::make_plan(batching::split_batch(r.context.batch_size, job.num_csx),
+                                chosen.micro_batch_size);
+  in.pass = r.context.mode == "train" ? model::Pass::kTrain : model::Pass::kEval;
+  in.seq_len = job.scenario.model.seq_len;
+  in.simulated_steps = job.scenario.simulated_steps;
+  in.record_trace = true;
+  const auto sim = engine::simulate(in);
+  io::write_file_atomically(
+      path, io::chrome_trace_json(sim.trace, fmt::format("{} on {} x {}, {} MBS {}", r.context.model,
+                                                         job.num_csx, job.platform.name,
+                                                         r.context.mode, chosen.micro_batch_size)));
+}
+
 int run_command(const Args& args) {
   po::options_description desc("run options");
   std::string scenario_file;
@@ -56,6 +79,8 @@ int run_command(const Args& args) {
   add_job_options(desc);
   desc.add_options()
       ("csv", po::value<std::string>(), "write one row per candidate to this CSV file")
+      ("trace", po::value<std::string>(),
+       "write a Chrome trace-event JSON of the chosen candidate's simulated steps")
       ("quiet,q", "print nothing but errors");
   po::positional_options_description pos;
   pos.add("scenario", 1);
@@ -63,6 +88,8 @@ int run_command(const Args& args) {
   if (!vm) return 0;
   const std::string csv = vm->count("csv") ? (*vm)["csv"].as<std::string>() : "";
   if (!csv.empty()) io::check_output_path(csv, "--csv");
+  const std::string trace = vm->count("trace") ? (*vm)["trace"].as<std::string>() : "";
+  if (!trace.empty()) io::check_output_path(trace, "--trace");
   const auto overrides = read_overrides(*vm);
   const auto scenario = io::load_scenario(scenario_file, data_dir(), optional_count(*vm, "seq-len"));
   const Job job = make_job(scenario, overrides, data_dir());
@@ -79,6 +106,7 @@ int run_command(const Args& args) {
       for (const auto& row : r.outcome.rows) text += io::csv_row(r.context, row, false);
     io::write_file_atomically(csv, text);
   }
+  if (!trace.empty() && results.front().outcome.chosen) write_trace(trace, job, results.front());
   for (const auto& r : results)
     if (!r.outcome.chosen)
       throw InfeasibleError(fmt::format(

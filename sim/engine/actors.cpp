@@ -32,6 +32,7 @@ Context::Context(const StepSchedule& schedule, const SwarmxTree& t) : sched(sche
     weights_to_system.push_back(s4u::Mailbox::by_name(fmt::format("w:csx-{}", i)));
   grads_to_memoryx = s4u::Mailbox::by_name("g:memoryx");
   updated = s4u::Semaphore::create(0);
+  gradients_ready = s4u::Semaphore::create(0);
 }
 
 void Context::trace(const char* track, std::string name, const char* category, double start_s) {
@@ -71,7 +72,7 @@ void memoryx_streamer(Context& ctx) {
       ++ctx.activities;
       comm->wait();
       busy += comm->get_finish_time() - comm->get_start_time();
-      ctx.trace("memoryx",
+      ctx.trace("memoryx stream",
                 fmt::format("stream {} {} mb {}", layer_name(ctx, w.layer),
                             w.backward ? "bwd" : "fwd", w.microbatch),
                 "weight streaming", comm->get_start_time());
@@ -80,46 +81,53 @@ void memoryx_streamer(Context& ctx) {
   }
 }
 
-void memoryx_optimizer(Context& ctx) {
+void memoryx_gradient_receiver(Context& ctx) {
   const auto& S = ctx.sched;
   const std::int64_t L = S.num_layers(), k = S.num_microbatches();
   void* sink = nullptr;
   for (std::int64_t step = 0; step < S.steps(); ++step) {
-    double busy = 0, optimizer = 0;
-    std::vector<s4u::ExecPtr> updates;
-    std::vector<std::pair<std::int64_t, double>> update_started;
+    double busy = 0;
     for (std::int64_t j = 0; j < k; ++j) {
       if (!S.sends_gradients(j)) continue;
       for (std::int64_t i = 0; i < L; ++i) {
-        const std::int64_t layer = L - 1 - i;
         auto comm = ctx.grads_to_memoryx->get_async(&sink);
         ++ctx.activities;
         comm->wait();
         busy += comm->get_finish_time() - comm->get_start_time();
         if (j == k - 1) {
           // Last gradient of this layer in the step: its update can start.
-          const double work = static_cast<double>(
-              S.input().costs.layers[static_cast<std::size_t>(layer)].parameters);
-          optimizer += S.optimizer_time_s(layer);
-          updates.push_back(s4u::this_actor::exec_async(work));
-          update_started.emplace_back(layer, s4u::Engine::get_clock());
-          ++ctx.activities;
+          ctx.optimizer_queue.push_back(L - 1 - i);
+          ctx.gradients_ready->release();
         }
       }
     }
-    for (std::size_t u = 0; u < updates.size(); ++u) {
-      updates[u]->wait();
-      ctx.trace("memoryx", fmt::format("optimizer {}", layer_name(ctx, update_started[u].first)),
-                "optimizer", update_started[u].second);
+    if (step == S.steps() - 1) ctx.result.grad_reduce_time_s = busy;
+  }
+}
+
+void memoryx_optimizer(Context& ctx) {
+  const auto& S = ctx.sched;
+  const std::int64_t L = S.num_layers();
+  for (std::int64_t step = 0; step < S.steps(); ++step) {
+    double work_s = 0;
+    for (std::int64_t i = 0; i < L; ++i) {
+      ctx.gradients_ready->acquire();
+      const std::int64_t layer = ctx.optimizer_queue.front();
+      ctx.optimizer_queue.pop_front();
+      const double t0 = s4u::Engine::get_clock();
+      // The MemoryX host's speed is the optimizer rate, so the work is the parameter count.
+      s4u::this_actor::execute(static_cast<double>(
+          S.input().costs.layers[static_cast<std::size_t>(layer)].parameters));
+      ++ctx.activities;
+      work_s += S.optimizer_time_s(layer);
+      ctx.trace("memoryx optimizer", fmt::format("optimizer {}", layer_name(ctx, layer)),
+                "optimizer", t0);
     }
     const double now = s4u::Engine::get_clock();
     ctx.result.step_end_s[static_cast<std::size_t>(step)] = now;
     ctx.trace("steps", fmt::format("step {}", step), "step",
               step == 0 ? 0.0 : ctx.result.step_end_s[static_cast<std::size_t>(step - 1)]);
-    if (step == S.steps() - 1) {
-      ctx.result.grad_reduce_time_s = busy;
-      ctx.result.optimizer_time_s = optimizer;
-    }
+    if (step == S.steps() - 1) ctx.result.optimizer_time_s = work_s;
     ctx.updated->release();
   }
 }
@@ -147,7 +155,7 @@ void swarmx_broadcast(Context& ctx, std::int64_t node) {
     ctx.activities += puts.size() + 1;
     s4u::Comm::wait_all(puts);
     if (traced)
-      ctx.trace("swarmx", fmt::format("broadcast {} {}", layer_name(ctx, w.layer),
+      ctx.trace("swarmx broadcast", fmt::format("broadcast {} {}", layer_name(ctx, w.layer),
                                       w.backward ? "bwd" : "fwd"),
                 "broadcast", received);
   }
@@ -176,7 +184,7 @@ void swarmx_reduce(Context& ctx, std::int64_t node) {
     out->put(&g_payload, bytes_of(S.weight_bytes(layer)));
     ++ctx.activities;
     if (traced)
-      ctx.trace("swarmx", fmt::format("reduce {}", layer_name(ctx, layer)), "gradient reduce",
+      ctx.trace("swarmx reduce", fmt::format("reduce {}", layer_name(ctx, layer)), "gradient reduce",
                 summed);
   }
 }

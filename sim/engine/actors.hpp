@@ -2,6 +2,7 @@
 #pragma once
 
 #include <simgrid/s4u.hpp>
+#include <deque>
 #include <vector>
 
 #include "engine/simulation.hpp"
@@ -23,6 +24,9 @@ struct Context {
   simgrid::s4u::Mailbox* grads_to_memoryx = nullptr;
   // Released by the optimizer when a step's weight update is complete.
   simgrid::s4u::SemaphorePtr updated;
+  // Layers whose last gradient of the step has arrived, in arrival order, for the optimizer.
+  std::deque<std::int64_t> optimizer_queue;
+  simgrid::s4u::SemaphorePtr gradients_ready;
 
   SimulationResult result;
   std::uint64_t activities = 0;
@@ -38,8 +42,11 @@ struct Context {
 // MemoryX: streams each layer's weights for every pass of every microbatch; from the second
 // step on, waits for the previous step's weight update first (the iteration boundary).
 void memoryx_streamer(Context& ctx);
-// MemoryX: receives reduced gradients, accumulates them, and runs each layer's optimizer update
+// MemoryX: receives reduced gradients and accumulates them; queues each layer for its update
 // once its last gradient of the step has arrived.
+void memoryx_gradient_receiver(Context& ctx);
+// MemoryX: runs the queued layer updates one after another at the optimizer rate; the step
+// ends when every layer is updated.
 void memoryx_optimizer(Context& ctx);
 // SwarmX node: broadcasts each layer it receives to its children (store and forward per layer,
 // receiving the next layer while forwarding this one).

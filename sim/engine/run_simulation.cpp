@@ -57,8 +57,11 @@ SimulationResult simulate_in_process(const SimulationInput& input) {
   ctx.result.step_end_s.assign(static_cast<std::size_t>(input.simulated_steps), 0.0);
 
   s4u::Actor::create("memoryx-streamer", cluster.memoryx, [&] { memoryx_streamer(ctx); });
-  if (schedule.train())
+  if (schedule.train()) {
+    s4u::Actor::create("memoryx-gradients", cluster.memoryx,
+                       [&] { memoryx_gradient_receiver(ctx); });
     s4u::Actor::create("memoryx-optimizer", cluster.memoryx, [&] { memoryx_optimizer(ctx); });
+  }
   for (std::size_t n = 0; n < tree.nodes.size(); ++n) {
     const auto node = static_cast<std::int64_t>(n);
     s4u::Actor::create(fmt::format("swarmx-{}-broadcast", n), cluster.swarmx[n],

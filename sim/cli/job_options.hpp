@@ -1,0 +1,14 @@
+// Options shared by run and sweep: everything that overrides a scenario.
+#pragma once
+
+#include "cli/options.hpp"
+#include "cli/run_job.hpp"
+
+namespace csx::cli {
+
+void add_job_options(po::options_description& desc);
+// Throws InputError for malformed values. With `grid`, --num-csx and --batch-size are lists
+// read by the sweep, not single values.
+[[nodiscard]] Overrides read_overrides(const po::variables_map& vm, bool grid = false);
+
+}  // namespace csx::cli

@@ -1,0 +1,30 @@
+// `csxsim merge A.csv B.csv ... -o ALL.csv`: joins sweep shards into the CSV an unsharded
+// sweep writes.
+#include <fmt/format.h>
+
+#include "cli/commands.hpp"
+#include "cli/options.hpp"
+#include "cli/sweep_table.hpp"
+#include "io/atomic_file.hpp"
+
+namespace csx::cli {
+
+int merge_command(const Args& args) {
+  po::options_description desc("merge options");
+  std::vector<std::string> inputs;
+  std::string output;
+  desc.add_options()
+      ("inputs", po::value(&inputs)->required()->multitoken(), "sweep CSV shards")
+      ("output,o", po::value(&output)->required(), "merged CSV");
+  po::positional_options_description pos;
+  pos.add("inputs", -1);
+  const auto vm = parse_options(args, "csxsim merge A.csv B.csv ... -o ALL.csv", desc, &pos);
+  if (!vm) return 0;
+  io::check_output_path(output, "-o");
+  SweepTable table;
+  for (const auto& f : inputs) read_sweep_csv_into(f, table);
+  io::write_file_atomically(output, table.render());
+  return 0;
+}
+
+}  // namespace csx::cli

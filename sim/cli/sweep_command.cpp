@@ -1,0 +1,242 @@
+// `csxsim sweep`: run's search over a grid of (num_csx, batch_size) points, in parallel worker
+// processes, shardable, resumable; one CSV with rows sorted by (num_csx, batch_size).
+#include <cerrno>
+#include <chrono>
+#include <csignal>
+#include <filesystem>
+#include <fmt/format.h>
+#include <fstream>
+#include <map>
+#include <sstream>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "cli/commands.hpp"
+#include "cli/job_options.hpp"
+#include "cli/run_job.hpp"
+#include "cli/sweep_table.hpp"
+#include "common/errors.hpp"
+#include "io/atomic_file.hpp"
+#include "io/results_csv.hpp"
+#include "io/value_list.hpp"
+
+namespace csx::cli {
+
+namespace {
+
+volatile std::sig_atomic_t g_signal = 0;
+extern "C" void on_signal(int sig) { g_signal = sig; }
+
+void install_handlers() {
+  struct sigaction sa {};
+  sa.sa_handler = on_signal;
+  sigemptyset(&sa.sa_mask);
+  sa.sa_flags = 0;  // no SA_RESTART: waitpid returns EINTR
+  sigaction(SIGINT, &sa, nullptr);
+  sigaction(SIGTERM, &sa, nullptr);
+}
+
+std::string read_file(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::ostringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+struct Running {
+  PointKey key;
+  std::string out_file;
+};
+
+class Progress {
+ public:
+  Progress(std::size_t total, bool enabled) : total_(total), enabled_(enabled) {}
+  void update(std::size_t done, const PointKey& last) {
+    if (!enabled_) return;
+    const double elapsed = std::chrono::duration<double>(Clock::now() - start_).count();
+    const double eta = done > 0 ? elapsed / static_cast<double>(done) *
+                                      static_cast<double>(total_ - done)
+                                : 0;
+    const std::size_t width = 30, filled = total_ ? width * done / total_ : width;
+    fmt::print(stderr, "\r[{}{}] {}/{} points  ETA {:02}:{:02}:{:02}  last: num_csx {}, "
+                       "batch_size {}   ",
+               std::string(filled, '#'), std::string(width - filled, '.'), done, total_,
+               static_cast<int>(eta) / 3600, static_cast<int>(eta) / 60 % 60,
+               static_cast<int>(eta) % 60, last.first, last.second);
+    std::fflush(stderr);
+  }
+  void finish() {
+    if (enabled_) fmt::print(stderr, "\n");
+  }
+
+ private:
+  using Clock = std::chrono::steady_clock;
+  std::size_t total_;
+  bool enabled_;
+  Clock::time_point start_ = Clock::now();
+};
+
+// Child process: run one point, write its CSV rows to `out`. Exit 0, or 2 with the message.
+[[noreturn]] void run_point_child(const Job& job, const std::string& out) {
+  std::signal(SIGINT, SIG_DFL);
+  std::signal(SIGTERM, SIG_DFL);
+  int status = 0;
+  std::string text;
+  try {
+    for (const auto& r : run_job(job))
+      for (const auto& row : r.outcome.rows) text += io::csv_row(r.context, row, true);
+  } catch (const std::exception& e) {
+    text = e.what();
+    status = dynamic_cast<const InputError*>(&e) || dynamic_cast<const InfeasibleError*>(&e) ? 2
+                                                                                              : 3;
+  }
+  try {
+    io::write_file_atomically(out, text);
+  } catch (...) {
+    status = 3;
+  }
+  std::fflush(nullptr);
+  _exit(status);
+}
+
+}  // namespace
+
+int sweep_command(const Args& args) {
+  po::options_description desc("sweep options");
+  std::string scenario_file, csv, num_list, batch_list;
+  desc.add_options()("scenario", po::value(&scenario_file)->required(),
+                     "scenario or Model Zoo params file");
+  add_job_options(desc);
+  desc.add_options()
+      ("csv", po::value(&csv)->required(), "output CSV (rows sorted by num_csx, batch_size)")
+      ("jobs,j", po::value<std::string>(), "grid points simulated in parallel (default 1)")
+      ("shard", po::value<std::string>(), "I/N: run only points with index % N == I")
+      ("resume", "keep the finished points already in --csv and run the rest")
+      ("quiet,q", "no progress bar");
+  po::positional_options_description pos;
+  pos.add("scenario", 1);
+  const auto vm = parse_options(
+      args,
+      "csxsim sweep SCENARIO --num-csx LIST --batch-size LIST [--micro-batch-size SETTING] "
+      "[--mode ...] --csv OUT [--jobs J] [--shard I/N] [--resume]",
+      desc, &pos);
+  if (!vm) return 0;
+  if (!vm->count("num-csx") || !vm->count("batch-size"))
+    throw InputError("sweep needs --num-csx LIST and --batch-size LIST (e.g. 1:16:x2 and "
+                     "264,528)");
+  io::check_output_path(csv, "--csv");
+  const auto num_csx = io::parse_value_list((*vm)["num-csx"].as<std::string>(), "--num-csx");
+  const auto batches = io::parse_value_list((*vm)["batch-size"].as<std::string>(), "--batch-size");
+  const std::int64_t jobs = optional_count(*vm, "jobs").value_or(1);
+  const auto shard = vm->count("shard") ? io::parse_shard((*vm)["shard"].as<std::string>())
+                                        : std::pair<std::int64_t, std::int64_t>{0, 1};
+  const Overrides base = read_overrides(*vm, true);
+  const auto scenario =
+      io::load_scenario(scenario_file, data_dir(), optional_count(*vm, "seq-len"));
+
+  // The grid in canonical order; this shard's share of it.
+  std::vector<PointKey> grid;
+  for (const auto n : num_csx)
+    for (const auto b : batches) grid.emplace_back(n, b);
+  std::sort(grid.begin(), grid.end());
+  grid.erase(std::unique(grid.begin(), grid.end()), grid.end());
+  std::map<PointKey, Job> todo;
+  std::string first_refusal;
+  std::size_t refused = 0;
+  for (std::size_t i = 0; i < grid.size(); ++i) {
+    if (static_cast<std::int64_t>(i) % shard.second != shard.first) continue;
+    Overrides o = base;
+    o.num_csx = grid[i].first;
+    o.batch_size = grid[i].second;
+    try {
+      todo.emplace(grid[i], make_job(scenario, o, data_dir()));
+    } catch (const RuleError& e) {
+      if (first_refusal.empty()) first_refusal = e.what();
+      ++refused;
+      fmt::print(stderr, "note: skipped num_csx {}, batch_size {}: {}\n", grid[i].first,
+                 grid[i].second, e.what());
+    }
+  }
+  if (todo.empty() && refused > 0)
+    throw RuleError(fmt::format("every grid point was refused; first: {}", first_refusal));
+
+  SweepTable table;
+  if (vm->count("resume") && std::filesystem::exists(csv)) {
+    table = read_sweep_csv(csv);
+    table.keep_only(todo);
+    for (const auto& [key, rows] : table.points) todo.erase(key);
+    fmt::print(stderr, "resume: {} finished points kept from {}\n", table.points.size(), csv);
+  }
+
+  const std::size_t total = todo.size() + table.points.size();
+  Progress progress(total, isatty(STDERR_FILENO) && !vm->count("quiet"));
+  const auto tmp = std::filesystem::temp_directory_path() /
+                   fmt::format("csxsim-sweep-{}", ::getpid());
+  std::filesystem::create_directories(tmp);
+  install_handlers();
+  std::map<pid_t, Running> running;
+  auto next = todo.begin();
+  auto last_write = std::chrono::steady_clock::now();
+  std::string failure;
+  while ((next != todo.end() || !running.empty()) && g_signal == 0 && failure.empty()) {
+    while (next != todo.end() && static_cast<std::int64_t>(running.size()) < jobs) {
+      const std::string out = (tmp / fmt::format("{}-{}.csv", next->first.first,
+                                                 next->first.second)).string();
+      std::fflush(nullptr);
+      const pid_t pid = ::fork();
+      if (pid < 0) throw std::runtime_error("fork() failed");
+      if (pid == 0) run_point_child(next->second, out);
+      running.emplace(pid, Running{next->first, out});
+      ++next;
+    }
+    int status = 0;
+    const pid_t pid = ::waitpid(-1, &status, 0);
+    if (pid < 0) {
+      if (errno == EINTR) continue;
+      break;
+    }
+    const auto it = running.find(pid);
+    if (it == running.end()) continue;
+    const Running done = it->second;
+    running.erase(it);
+    const std::string text = read_file(done.out_file);
+    std::filesystem::remove(done.out_file);
+    if (WIFEXITED(status) && WEXITSTATUS(status) == 0) {
+      table.points[done.key] = text;
+    } else if (WIFEXITED(status) && WEXITSTATUS(status) == 2) {
+      fmt::print(stderr, "note: skipped num_csx {}, batch_size {}: {}\n", done.key.first,
+                 done.key.second, text);
+      ++refused;
+    } else if (g_signal == 0) {
+      failure = fmt::format("num_csx {}, batch_size {}: {}", done.key.first, done.key.second,
+                            text.empty() ? "worker process failed" : text);
+    }
+    progress.update(table.points.size(), done.key);
+    const auto now = std::chrono::steady_clock::now();
+    if (now - last_write > std::chrono::seconds(1)) {
+      io::write_file_atomically(csv, table.render());
+      last_write = now;
+    }
+  }
+  // Stop what still runs (interrupt or failure), then keep every finished point.
+  for (const auto& [pid, r] : running) ::kill(pid, SIGTERM);
+  for (const auto& [pid, r] : running) {
+    int status = 0;
+    while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+    }
+  }
+  progress.finish();
+  io::write_file_atomically(csv, table.render());
+  std::filesystem::remove_all(tmp);
+  if (!failure.empty()) throw std::runtime_error(failure);
+  if (g_signal != 0) {
+    fmt::print(stderr,
+               "csxsim: interrupted: {} of {} points finished and kept in {}; run again with "
+               "--resume to finish\n",
+               table.points.size(), total, csv);
+    return 128 + g_signal;
+  }
+  return 0;
+}
+
+}  // namespace csx::cli

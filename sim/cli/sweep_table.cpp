@@ -1,0 +1,57 @@
+// Sweep CSVs: grouping by grid point, reading back for resume and merge.
+#include "cli/sweep_table.hpp"
+
+#include <fmt/format.h>
+#include <fstream>
+
+#include "batching/mbs_setting.hpp"
+#include "common/errors.hpp"
+#include "io/results_csv.hpp"
+#include "io/value_list.hpp"
+
+namespace csx::cli {
+
+std::string SweepTable::render() const {
+  std::string out = io::csv_header(true);
+  for (const auto& [key, rows] : points) out += rows;
+  return out;
+}
+
+void read_sweep_csv_into(const std::string& path, SweepTable& into) {
+  std::ifstream in(path);
+  if (!in) throw InputError(fmt::format("{}: cannot be read", path));
+  std::string line;
+  const std::string header = io::csv_header(true);
+  if (!std::getline(in, line) || line + "\n" != header)
+    throw InputError(fmt::format("{}: not a csxsim sweep CSV (the first line must be the sweep "
+                                 "header, {} columns ending in time_to_train_s)",
+                                 path, io::csv_columns(true).size()));
+  std::map<PointKey, std::string> rows;
+  const auto columns = io::csv_columns(true).size();
+  for (std::size_t n = 2; std::getline(in, line); ++n) {
+    if (line.empty()) continue;
+    const auto fields = io::split_csv_record(line);
+    if (fields.size() != columns)
+      throw InputError(fmt::format("{}:{}: {} fields, expected {}", path, n, fields.size(),
+                                   columns));
+    const PointKey key{batching::parse_positive_int(fields[3], fmt::format("{}:{}: num_csx", path, n)),
+                       batching::parse_positive_int(fields[4],
+                                                    fmt::format("{}:{}: batch_size", path, n))};
+    rows[key] += line + "\n";
+  }
+  for (auto& [key, text] : rows) {
+    if (into.points.count(key))
+      throw InputError(fmt::format("{}: point num_csx {}, batch_size {} is already in another "
+                                   "input",
+                                   path, key.first, key.second));
+    into.points.emplace(key, std::move(text));
+  }
+}
+
+SweepTable read_sweep_csv(const std::string& path) {
+  SweepTable t;
+  read_sweep_csv_into(path, t);
+  return t;
+}
+
+}  // namespace csx::cli

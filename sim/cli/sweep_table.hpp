@@ -1,0 +1,32 @@
+// The rows of a sweep, grouped by grid point and kept in canonical order, so that a sharded,
+// parallel or resumed sweep writes the same bytes as a plain one.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <string>
+#include <utility>
+
+namespace csx::cli {
+
+using PointKey = std::pair<std::int64_t, std::int64_t>;  // (num_csx, batch_size)
+
+struct SweepTable {
+  std::map<PointKey, std::string> points;  // each point's CSV rows, newline-terminated
+
+  // Header plus every point's rows, sorted by (num_csx, batch_size).
+  [[nodiscard]] std::string render() const;
+  // Drops points not in `keys`.
+  template <typename Map>
+  void keep_only(const Map& keys) {
+    for (auto it = points.begin(); it != points.end();)
+      it = keys.count(it->first) ? std::next(it) : points.erase(it);
+  }
+};
+
+// Reads a sweep CSV. Throws InputError naming the file for a wrong header or a malformed row.
+// `into` collects rows; a point already in it is an error (the same point in two shards).
+void read_sweep_csv_into(const std::string& path, SweepTable& into);
+[[nodiscard]] SweepTable read_sweep_csv(const std::string& path);
+
+}  // namespace csx::cli

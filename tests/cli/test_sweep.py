@@ -1,0 +1,81 @@
+"""`csxsim sweep` and `merge`: deterministic rows for any --jobs, shards through GNU parallel
+merged byte-identically, time_to_train_s; the trace of `run --trace`."""
+import csv
+import json
+import os
+import shutil
+import subprocess
+import tempfile
+
+from clitest import CSXSIM, check, expect, finish
+
+SCEN = "scenarios/gpt3_xl_4x_cs2.yaml"
+GRID = ["--num-csx", "1:4:x2", "--batch-size", "64,96", "--steps", 1000]
+
+with tempfile.TemporaryDirectory() as d:
+    one = os.path.join(d, "one.csv")
+    two = os.path.join(d, "two.csv")
+    expect(["sweep", SCEN, *GRID, "--csv", one, "--jobs", 1], 0)
+    expect(["sweep", SCEN, *GRID, "--csv", two, "--jobs", 2], 0)
+    text = open(one).read()
+    check(text == open(two).read(), "sweep CSV is byte-identical for --jobs 1 and 2")
+    rows = list(csv.DictReader(open(one)))
+    check(text.splitlines()[0].endswith(",mem_capacity_bytes,time_to_train_s"), "time_to_train_s column")
+    keys = [(int(r["num_csx"]), int(r["batch_size"])) for r in rows]
+    check(keys == sorted(keys), "rows sorted by (num_csx, batch_size)")
+    check({k for k in keys} == {(n, b) for n in (1, 2, 4) for b in (64, 96)}, "every grid point")
+    for r in rows:
+        if r["step_time_s"]:
+            check(abs(float(r["time_to_train_s"]) - 1000 * float(r["step_time_s"])) <=
+                  1e-6 * float(r["time_to_train_s"]), "time_to_train_s = steps x step time")
+
+    # Shards through GNU parallel, merged: byte-identical to the unsharded sweep.
+    if shutil.which("parallel"):
+        cmd = [shutil.which("parallel"), "--will-cite", "-j", "2", CSXSIM, "sweep", SCEN,
+               *map(str, GRID), "--shard", "{}/2", "--csv", os.path.join(d, "shard{}.csv"), "-q",
+               ":::", "0", "1"]
+        r = subprocess.run(cmd, capture_output=True, text=True, timeout=600)
+        check(r.returncode == 0, f"parallel: {r.stderr}")
+        merged = os.path.join(d, "merged.csv")
+        expect(["merge", os.path.join(d, "shard0.csv"), os.path.join(d, "shard1.csv"), "-o", merged], 0)
+        check(open(merged).read() == text, "merged shards equal the unsharded sweep")
+        expect(["merge", os.path.join(d, "shard0.csv"), os.path.join(d, "shard0.csv"), "-o", merged], 2,
+               err_has=["already in another input"])
+    else:
+        check(False, "GNU parallel is not installed (tools/bootstrap installs it)")
+
+    # Lists and shards that are wrong.
+    expect(["sweep", SCEN, "--num-csx", "4:1:x2", "--batch-size", 64, "--csv", one], 2, err_has=["larger than end"])
+    expect(["sweep", SCEN, "--num-csx", "1:4:x1", "--batch-size", 64, "--csv", one], 2, err_has=["at least 2"])
+    expect(["sweep", SCEN, "--num-csx", "1,a", "--batch-size", 64, "--csv", one], 2, err_has=["not a whole number"])
+    for shard in ("0/0", "3/2", "x/2", "1"):
+        expect(["sweep", SCEN, *GRID, "--shard", shard, "--csv", one], 2, err_has=["--shard"])
+    check(open(one).read() == text, "a refused sweep leaves the existing CSV untouched")
+
+    # Timeline trace.
+    trace = os.path.join(d, "t.json")
+    r = expect(["run", SCEN, "--trace", trace, "--csv", os.path.join(d, "run.csv")], 0)
+    j = json.load(open(trace))
+    events = [e for e in j["traceEvents"] if e["ph"] == "X"]
+    names = {e["tid"]: e["args"]["name"] for e in j["traceEvents"] if e.get("name") == "thread_name"}
+    tracks = set(names.values())
+    for t in ("steps", "memoryx stream", "memoryx optimizer", "swarmx broadcast", "swarmx reduce", "csx-0", "csx-3"):
+        check(t in tracks, f"trace track {t}")
+    by_track = {}
+    for e in events:
+        by_track.setdefault(e["tid"], []).append((e["ts"], e["ts"] + e["dur"]))
+    for tid, spans in by_track.items():
+        spans.sort()
+        for (s0, e0), (s1, e1) in zip(spans, spans[1:]):
+            check(s1 >= e0 - 1e-3, f"track {names[tid]}: events overlap ({s0},{e0}) ({s1},{e1})")
+    chosen = [x for x in csv.DictReader(open(os.path.join(d, "run.csv"))) if x["chosen"] == "true"][0]
+    steps = sorted(by_track[[t for t, n in names.items() if n == "steps"][0]])
+    check(len(steps) == 2, "two simulated steps")
+    last_end = max(e for spans in by_track.values() for _, e in spans)
+    check(abs(last_end - steps[-1][1]) < 1e-3, "the last event ends with the last step")
+    check(abs((steps[-1][1] - steps[-1][0]) / 1e6 - float(chosen["step_time_s"])) <=
+          1e-6 * float(chosen["step_time_s"]), "the last step lasts the reported step time")
+    kinds = {e["cat"] for e in events}
+    for k in ("forward", "backward", "weight streaming", "optimizer", "broadcast", "gradient reduce", "step"):
+        check(k in kinds, f"trace category {k}")
+finish()

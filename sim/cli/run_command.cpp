@@ -64,6 +64,8 @@ void write_trace(const std::string& path, const Job& job, const PassResult& r) {
   in.seq_len = job.scenario.model.seq_len;
   in.simulated_steps = job.scenario.simulated_steps;
   in.record_trace = true;
+  // One track per CS-X for small clusters; beyond 16 systems only the fullest one is shown.
+  in.representative = job.num_csx > 16;
   const auto sim = engine::simulate(in);
   io::write_file_atomically(
       path, io::chrome_trace_json(sim.trace, fmt::format("{} on {} x {}, {} MBS {}", r.context.model,

@@ -54,11 +54,23 @@ Job make_job(const io::Scenario& s, const Overrides& o, const std::string& data_
       eval_batch = *s.eval_batch_size;
     job.passes.push_back({model::Pass::kEval, eval_batch, setting_for(false)});
   }
-  // Check the rules now, so bad input fails before any simulation.
-  for (const auto& p : job.passes)
-    (void)batching::resolve(p.setting, batching::split_batch(p.batch_size, job.num_csx),
-                            {s.model.label, s.model.transformer(), s.model.batch_norm()},
-                            job.scenario.compile_only);
+  // Check the rules now, so bad input fails before any simulation; name where the setting
+  // came from.
+  for (const auto& p : job.passes) {
+    const bool train = p.pass == model::Pass::kTrain;
+    const std::string& where =
+        o.micro_batch_size ? std::string("--micro-batch-size")
+                           : (train ? s.train_micro_batch_size_where : s.eval_micro_batch_size_where);
+    const auto split = batching::split_batch(p.batch_size, job.num_csx);
+    try {
+      (void)batching::resolve(p.setting, split,
+                              {s.model.label, s.model.transformer(), s.model.batch_norm()},
+                              job.scenario.compile_only);
+    } catch (const RuleError& e) {
+      if (where.empty()) throw;
+      throw RuleError(fmt::format("{}: {}", where, e.what()));
+    }
+  }
   return job;
 }
 

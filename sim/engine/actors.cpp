@@ -11,8 +11,6 @@ namespace {
 
 int g_payload = 0;  // messages carry no data: every actor knows the schedule
 
-std::uint64_t bytes_of(double b) { return static_cast<std::uint64_t>(b + 0.5); }
-
 const std::string& layer_name(const Context& ctx, std::int64_t layer) {
   return ctx.sched.input().costs.layers[static_cast<std::size_t>(layer)].name;
 }
@@ -65,19 +63,20 @@ void memoryx_streamer(Context& ctx) {
   auto* out = ctx.weights_to_node[static_cast<std::size_t>(ctx.tree.root())];
   for (std::int64_t step = 0; step < S.steps(); ++step) {
     if (S.train() && step > 0) ctx.updated->acquire();  // the iteration boundary
-    double busy = 0;
     for (std::int64_t t = 0; t < S.weight_transfers_per_step(); ++t) {
       const auto w = S.weight_transfer(t);
-      auto comm = out->put_async(&g_payload, bytes_of(S.weight_bytes(w.layer)));
-      ++ctx.activities;
-      comm->wait();
-      busy += comm->get_finish_time() - comm->get_start_time();
+      double first_start = -1;
+      for (std::int64_t c = 0; c < S.chunks(w.layer); ++c) {
+        auto comm = out->put_async(&g_payload, S.chunk_bytes(w.layer));
+        ++ctx.activities;
+        comm->wait();
+        if (first_start < 0) first_start = comm->get_start_time();
+      }
       ctx.trace("memoryx stream",
                 fmt::format("stream {} {} mb {}", layer_name(ctx, w.layer),
                             w.backward ? "bwd" : "fwd", w.microbatch),
-                "weight streaming", comm->get_start_time());
+                "weight streaming", first_start);
     }
-    if (step == S.steps() - 1) ctx.result.weight_stream_time_s = busy;
   }
 }
 
@@ -86,14 +85,14 @@ void memoryx_gradient_receiver(Context& ctx) {
   const std::int64_t L = S.num_layers(), k = S.num_microbatches();
   void* sink = nullptr;
   for (std::int64_t step = 0; step < S.steps(); ++step) {
-    double busy = 0;
     for (std::int64_t j = 0; j < k; ++j) {
       if (!S.sends_gradients(j)) continue;
       for (std::int64_t i = 0; i < L; ++i) {
-        auto comm = ctx.grads_to_memoryx->get_async(&sink);
-        ++ctx.activities;
-        comm->wait();
-        busy += comm->get_finish_time() - comm->get_start_time();
+        for (std::int64_t c = 0; c < S.chunks(L - 1 - i); ++c) {
+          auto comm = ctx.grads_to_memoryx->get_async(&sink);
+          ++ctx.activities;
+          comm->wait();
+        }
         if (j == k - 1) {
           // Last gradient of this layer in the step: its update can start.
           ctx.optimizer_queue.push_back(L - 1 - i);
@@ -101,7 +100,6 @@ void memoryx_gradient_receiver(Context& ctx) {
         }
       }
     }
-    if (step == S.steps() - 1) ctx.result.grad_reduce_time_s = busy;
   }
 }
 
@@ -143,27 +141,31 @@ void swarmx_broadcast(Context& ctx, std::int64_t node) {
   const std::int64_t per_step = S.weight_transfers_per_step(), total = per_step * S.steps();
   const bool traced = node == ctx.tree.root();
   void* sink = nullptr;
+  // Chunks are received one ahead of the one being forwarded (store and forward per chunk).
   auto next = in->get_async(&sink);
   for (std::int64_t t = 0; t < total; ++t) {
-    next->wait();
-    const double received = s4u::Engine::get_clock();
-    if (t + 1 < total) next = in->get_async(&sink);
     const auto w = S.weight_transfer(t % per_step);
-    const auto bytes = bytes_of(S.weight_bytes(w.layer));
-    std::vector<s4u::CommPtr> puts;
-    for (auto* c : children) puts.push_back(c->put_async(&g_payload, bytes));
-    ctx.activities += puts.size() + 1;
-    s4u::Comm::wait_all(puts);
+    const std::int64_t chunks = S.chunks(w.layer);
+    double received = 0;
+    for (std::int64_t c = 0; c < chunks; ++c) {
+      next->wait();
+      if (c == 0) received = s4u::Engine::get_clock();
+      if (c + 1 < chunks || t + 1 < total) next = in->get_async(&sink);
+      std::vector<s4u::CommPtr> puts;
+      for (auto* child : children) puts.push_back(child->put_async(&g_payload, S.chunk_bytes(w.layer)));
+      ctx.activities += puts.size() + 1;
+      s4u::Comm::wait_all(puts);
+    }
     if (traced)
       ctx.trace("swarmx broadcast", fmt::format("broadcast {} {}", layer_name(ctx, w.layer),
-                                      w.backward ? "bwd" : "fwd"),
+                                                w.backward ? "bwd" : "fwd"),
                 "broadcast", received);
   }
 }
 
 void swarmx_reduce(Context& ctx, std::int64_t node) {
   const auto& S = ctx.sched;
-  const std::int64_t total = S.grad_transfers_per_step() * S.steps();
+  const std::int64_t per_step = S.grad_transfers_per_step(), total = per_step * S.steps();
   if (total == 0) return;
   const auto& inboxes = ctx.grads_to_node[static_cast<std::size_t>(node)];
   auto* out = ctx.grads_out_of_node(node);
@@ -175,17 +177,22 @@ void swarmx_reduce(Context& ctx, std::int64_t node) {
     ctx.activities += gets.size();
     return gets;
   };
+  // One chunk from every child, summed, then sent up; the next chunk is received meanwhile.
   auto gets = post();
   for (std::int64_t t = 0; t < total; ++t) {
-    s4u::Comm::wait_all(gets);
-    const double summed = s4u::Engine::get_clock();
-    if (t + 1 < total) gets = post();
-    const auto layer = S.grad_layer(t % S.grad_transfers_per_step());
-    out->put(&g_payload, bytes_of(S.weight_bytes(layer)));
-    ++ctx.activities;
+    const auto layer = S.grad_layer(t % per_step);
+    const std::int64_t chunks = S.chunks(layer);
+    double summed = 0;
+    for (std::int64_t c = 0; c < chunks; ++c) {
+      s4u::Comm::wait_all(gets);
+      if (c == 0) summed = s4u::Engine::get_clock();
+      if (c + 1 < chunks || t + 1 < total) gets = post();
+      out->put(&g_payload, S.chunk_bytes(layer));
+      ++ctx.activities;
+    }
     if (traced)
-      ctx.trace("swarmx reduce", fmt::format("reduce {}", layer_name(ctx, layer)), "gradient reduce",
-                summed);
+      ctx.trace("swarmx reduce", fmt::format("reduce {}", layer_name(ctx, layer)),
+                "gradient reduce", summed);
   }
 }
 
@@ -204,15 +211,18 @@ void csx_worker(Context& ctx, std::int64_t system) {
   auto* in = ctx.weights_to_system[static_cast<std::size_t>(system)];
   auto* grads_out = ctx.grads_out_of_system(system);
   void* sink = nullptr;
-  std::deque<s4u::CommPtr> prefetch;
+  // Weight buffers: the chunks of up to weight_buffers layers are being received at once.
+  std::deque<std::vector<s4u::CommPtr>> prefetch;
   std::int64_t posted = 0;
   auto post = [&] {
-    prefetch.push_back(in->get_async(&sink));
+    const auto w = S.weight_transfer(posted % S.weight_transfers_per_step());
+    auto& group = prefetch.emplace_back();
+    for (std::int64_t c = 0; c < S.chunks(w.layer); ++c) group.push_back(in->get_async(&sink));
+    ctx.activities += group.size();
     ++posted;
-    ++ctx.activities;
   };
   while (posted < total && posted < in_.platform.weight_buffers) post();
-  s4u::CommPtr last_grad;
+  std::vector<s4u::CommPtr> last_grad;  // one gradient buffer
   for (std::int64_t step = 0; step < S.steps(); ++step) {
     double compute = 0, waiting = 0;
     for (std::int64_t j = 0; j < k; ++j) {
@@ -227,7 +237,7 @@ void csx_worker(Context& ctx, std::int64_t system) {
       for (std::int64_t i = 0; i < per_mb; ++i) {
         const auto w = S.weight_transfer(j * per_mb + i);
         const double t0 = s4u::Engine::get_clock();
-        prefetch.front()->wait();
+        s4u::Comm::wait_all(prefetch.front());
         prefetch.pop_front();
         const double t1 = s4u::Engine::get_clock();
         waiting += t1 - t0;
@@ -241,9 +251,11 @@ void csx_worker(Context& ctx, std::int64_t system) {
                     w.backward ? "backward" : "forward", t1);
         if (posted < total) post();
         if (w.backward && S.sends_gradients(j)) {
-          if (last_grad) last_grad->wait();  // one gradient buffer
-          last_grad = grads_out->put_async(&g_payload, bytes_of(S.weight_bytes(w.layer)));
-          ++ctx.activities;
+          s4u::Comm::wait_all(last_grad);
+          last_grad.clear();
+          for (std::int64_t c = 0; c < S.chunks(w.layer); ++c)
+            last_grad.push_back(grads_out->put_async(&g_payload, S.chunk_bytes(w.layer)));
+          ctx.activities += last_grad.size();
         }
       }
     }
@@ -256,7 +268,7 @@ void csx_worker(Context& ctx, std::int64_t system) {
       ctx.result.exposed_stream_time_s = waiting;
     }
   }
-  if (last_grad) last_grad->wait();
+  s4u::Comm::wait_all(last_grad);
 }
 
 }  // namespace csx::engine

@@ -1,4 +1,5 @@
 // One simulation: SimGrid engine, cluster platform, actors; then the step-time summary.
+#include <algorithm>
 #include <fmt/format.h>
 #include <simgrid/s4u.hpp>
 #include <stdexcept>
@@ -50,10 +51,14 @@ SimulationResult simulate_in_process(const SimulationInput& input) {
   s4u::Engine engine(&argc, argv.data());
 
   const StepSchedule schedule(input);
-  const SwarmxTree tree = build_swarmx_tree(input.plan.split.num_csx, input.platform.swarmx_fanout);
+  const SwarmxTree tree =
+      input.representative
+          ? build_swarmx_chain(input.plan.split.num_csx, input.platform.swarmx_fanout)
+          : build_swarmx_tree(input.plan.split.num_csx, input.platform.swarmx_fanout);
   const Cluster cluster = build_cluster(input.platform, tree);
   Context ctx(schedule, tree);
-  ctx.traced_systems = std::min(kTracedSystems, input.plan.split.num_csx);
+  ctx.traced_systems =
+      std::min(kTracedSystems, static_cast<std::int64_t>(tree.system_parent.size()));
   ctx.result.step_end_s.assign(static_cast<std::size_t>(input.simulated_steps), 0.0);
 
   s4u::Actor::create("memoryx-streamer", cluster.memoryx, [&] { memoryx_streamer(ctx); });
@@ -76,6 +81,13 @@ SimulationResult simulate_in_process(const SimulationInput& input) {
                        [&ctx, system] { csx_worker(ctx, system); });
   }
   engine.run();
+  // SimGrid returns from run() after reporting a deadlock; never let that pass as a result.
+  if (engine.get_actor_count() != 0)
+    throw std::runtime_error(fmt::format("simulation deadlocked with {} actors blocked",
+                                         engine.get_actor_count()));
+  for (std::size_t s = 1; s < ctx.result.step_end_s.size(); ++s)
+    if (!(ctx.result.step_end_s[s] > ctx.result.step_end_s[s - 1]))
+      throw std::runtime_error("simulation ended without completing every step");
 
   SimulationResult r = std::move(ctx.result);
   if (!schedule.train())
@@ -87,6 +99,24 @@ SimulationResult simulate_in_process(const SimulationInput& input) {
   r.step_time_s = r.step_end_s[last] - r.step_end_s[last - 1];
   r.end_time_s = r.step_end_s[last];
   r.activities = ctx.activities;
+  // Streaming and reduction keep the slowest link of the MemoryX-to-wafer path busy for
+  // bytes / bandwidth; both directions have the same links (split duplex).
+  const auto& p = input.platform;
+  double slowest = std::min({p.memoryx_bandwidth_Bps, p.io_bandwidth_Bps(), p.fabric_bandwidth_Bps,
+                             p.sram_bandwidth_Bps});
+  if (tree.depth > 1)
+    slowest = std::min(slowest, static_cast<double>(p.io_ports) * p.swarmx_link_bandwidth_Bps);
+  double weights = 0, grads = 0;
+  for (std::int64_t t = 0; t < schedule.weight_transfers_per_step(); ++t) {
+    const auto layer = schedule.weight_transfer(t).layer;
+    weights += static_cast<double>(schedule.chunks(layer) * schedule.chunk_bytes(layer));
+  }
+  for (std::int64_t t = 0; t < schedule.grad_transfers_per_step(); ++t) {
+    const auto layer = schedule.grad_layer(t);
+    grads += static_cast<double>(schedule.chunks(layer) * schedule.chunk_bytes(layer));
+  }
+  r.weight_stream_time_s = weights / slowest;
+  r.grad_reduce_time_s = grads / slowest;
   r.bound = bound_of(r);
   return r;
 }

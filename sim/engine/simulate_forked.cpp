@@ -1,5 +1,6 @@
 // Runs each simulation in a forked child (SimGrid's engine is process-wide) and passes the
 // result back through a pipe as JSON.
+#include <cerrno>
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 #include <stdexcept>
@@ -49,6 +50,7 @@ void write_all(int fd, const std::string& data) {
   std::size_t done = 0;
   while (done < data.size()) {
     const ssize_t n = ::write(fd, data.data() + done, data.size() - done);
+    if (n < 0 && errno == EINTR) continue;
     if (n <= 0) _exit(4);
     done += static_cast<std::size_t>(n);
   }
@@ -61,7 +63,11 @@ SimulationResult simulate(const SimulationInput& input) {
   if (::pipe(fds) != 0) throw std::runtime_error("pipe() failed");
   std::fflush(nullptr);
   const pid_t pid = ::fork();
-  if (pid < 0) throw std::runtime_error("fork() failed");
+  if (pid < 0) {
+    ::close(fds[0]);
+    ::close(fds[1]);
+    throw std::runtime_error("fork() failed");
+  }
   if (pid == 0) {
     ::close(fds[0]);
     int status = 0;
@@ -70,6 +76,9 @@ SimulationResult simulate(const SimulationInput& input) {
       write_all(fds[1], to_json(simulate_in_process(input)).dump());
     } catch (const std::exception& e) {
       write_all(fds[1], nlohmann::json{{"error", e.what()}}.dump());
+      status = 3;
+    } catch (...) {
+      write_all(fds[1], nlohmann::json{{"error", "unknown exception"}}.dump());
       status = 3;
     }
     ::close(fds[1]);
@@ -87,8 +96,10 @@ SimulationResult simulate(const SimulationInput& input) {
   }
   ::close(fds[0]);
   int status = 0;
-  while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+  pid_t waited = 0;
+  while ((waited = ::waitpid(pid, &status, 0)) < 0 && errno == EINTR) {
   }
+  if (waited != pid) throw std::runtime_error("simulation process could not be waited for");
   if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
     std::string why = WIFSIGNALED(status) ? fmt::format("signal {}", WTERMSIG(status))
                                           : fmt::format("status {}", WEXITSTATUS(status));

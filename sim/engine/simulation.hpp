@@ -22,6 +22,10 @@ struct SimulationInput {
   std::int64_t seq_len = 0;         // tokens per sample
   std::int64_t simulated_steps = 2;  // >= 2; the last one is reported
   bool record_trace = false;
+  // Simulate one system per SwarmX level (the fullest) instead of all N: exact, because every
+  // system sees identical links and the others hold the same or fewer samples (tested against
+  // the full simulation). Off: all N systems and the whole tree.
+  bool representative = true;
 };
 
 // One interval on a timeline track (Chrome trace-event "complete" event).
@@ -36,9 +40,10 @@ struct TraceEvent {
 struct SimulationResult {
   double step_time_s = 0;            // steady state: duration of the last simulated step
   double compute_time_s = 0;         // kernel time of the fullest system in that step
-  double weight_stream_time_s = 0;   // MemoryX busy streaming weights in that step
-  double exposed_stream_time_s = 0;  // the fullest system idle, waiting for weights
-  double grad_reduce_time_s = 0;     // MemoryX busy receiving reduced gradients
+  double weight_stream_time_s = 0;   // busy time of the slowest link carrying weights, that step
+  double exposed_stream_time_s = 0;  // the fullest system idle, waiting for weights (this
+                                     // includes the wait for the update at the step boundary)
+  double grad_reduce_time_s = 0;     // busy time of the slowest link carrying gradients
   double optimizer_time_s = 0;       // optimizer work of one step at the MemoryX rate
   double end_time_s = 0;             // simulated time at the end of the last step
   std::vector<double> step_end_s;    // simulated time at the end of each step

@@ -1,6 +1,9 @@
 // Transfer order, sizes and kernel durations shared by the actors.
 #include "engine/step_schedule.hpp"
 
+#include <algorithm>
+#include <cmath>
+
 #include "platform/efficiency.hpp"
 
 namespace csx::engine {
@@ -10,7 +13,21 @@ StepSchedule::StepSchedule(const SimulationInput& input)
       num_layers_(static_cast<std::int64_t>(input.costs.layers.size())),
       k_(input.plan.num_microbatches),
       train_(input.pass == model::Pass::kTrain),
-      steps_(input.simulated_steps) {}
+      steps_(input.simulated_steps) {
+  for (const auto& L : input.costs.layers) {
+    fill_.push_back(model::layer_grid_fill(L, input.platform.wafer_grid_side));
+    chunks_.push_back(std::max<std::int64_t>(
+        1, static_cast<std::int64_t>(std::ceil(L.weight_bytes / input.platform.swarmx_chunk_bytes))));
+  }
+}
+
+std::int64_t StepSchedule::chunks(std::int64_t layer) const {
+  return chunks_[static_cast<std::size_t>(layer)];
+}
+
+std::uint64_t StepSchedule::chunk_bytes(std::int64_t layer) const {
+  return static_cast<std::uint64_t>(weight_bytes(layer) / static_cast<double>(chunks(layer)) + 0.5);
+}
 
 std::int64_t StepSchedule::weight_transfers_per_step() const {
   return k_ * num_layers_ * (train_ ? 2 : 1);
@@ -56,7 +73,7 @@ double StepSchedule::kernel_time_s(std::int64_t layer, std::int64_t samples, boo
         input_.platform.recompute() && L.kind == model::LayerKind::kBlock;
     flops *= recompute ? 3.0 : 2.0;
   }
-  return platform::kernel_time_s(input_.platform, L.width,
+  return platform::kernel_time_s(input_.platform, fill_[static_cast<std::size_t>(layer)],
                                  n * static_cast<double>(input_.seq_len), flops);
 }
 
@@ -101,6 +118,26 @@ SwarmxTree build_swarmx_tree(std::int64_t num_csx, std::int64_t fanout) {
     }
     level = up;
     ++t.depth;
+  }
+  return t;
+}
+
+SwarmxTree build_swarmx_chain(std::int64_t num_csx, std::int64_t fanout) {
+  const int depth = build_swarmx_tree(num_csx, fanout).depth;
+  SwarmxTree t;
+  t.system_parent = {0};
+  t.system_index_in_parent = {0};
+  t.depth = depth;
+  for (int level = 1; level <= depth; ++level) {
+    SwarmxTree::Node n;
+    n.level = level;
+    if (level == 1) n.child_systems = {0};
+    else n.child_nodes = {level - 2};
+    if (level < depth) {
+      n.parent = level;
+      n.index_in_parent = 0;
+    }
+    t.nodes.push_back(n);
   }
   return t;
 }

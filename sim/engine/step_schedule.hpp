@@ -32,6 +32,9 @@ class StepSchedule {
   [[nodiscard]] std::int64_t weight_transfers_per_step() const;
   [[nodiscard]] WeightTransfer weight_transfer(std::int64_t index_in_step) const;
   [[nodiscard]] double weight_bytes(std::int64_t layer) const;
+  // A layer's weights (or gradients) move in equal chunks of at most swarmx_chunk_bytes.
+  [[nodiscard]] std::int64_t chunks(std::int64_t layer) const;
+  [[nodiscard]] std::uint64_t chunk_bytes(std::int64_t layer) const;
 
   // True when gradients leave the wafer after microbatch j.
   [[nodiscard]] bool sends_gradients(std::int64_t microbatch) const;
@@ -53,6 +56,8 @@ class StepSchedule {
   std::int64_t k_;
   bool train_;
   std::int64_t steps_;
+  std::vector<double> fill_;  // grid fill of each layer
+  std::vector<std::int64_t> chunks_;
 };
 
 // The SwarmX broadcast-reduce tree over N systems: nodes of `fanout` children, built bottom-up
@@ -74,5 +79,10 @@ struct SwarmxTree {
 };
 
 [[nodiscard]] SwarmxTree build_swarmx_tree(std::int64_t num_csx, std::int64_t fanout);
+
+// A chain with the depth of the N-system tree and one system (system 0, the fullest): each
+// level has one node. Every system of the full tree sees the same links and the same or fewer
+// samples, so the fullest system's timeline, and the step, are the same (a test shows it).
+[[nodiscard]] SwarmxTree build_swarmx_chain(std::int64_t num_csx, std::int64_t fanout);
 
 }  // namespace csx::engine

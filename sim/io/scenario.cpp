@@ -31,11 +31,6 @@ const std::vector<std::string> kLoopIgnored{"eval_frequency", "eval_steps", "num
 const std::vector<std::string> kSimulationKeys{"platform", "mode", "compile_only",
                                                "simulated_steps", "auto_min_speedup"};
 
-std::optional<batching::MbsSetting> mbs_in(const Block& b, const std::string& key) {
-  if (!b.has(key)) return std::nullopt;
-  return parse_mbs_node(b.node()[key], b.where(key));
-}
-
 // A dataloader that may be written as a list of dataloaders (take the first).
 std::optional<Block> dataloader(const Block& parent, const std::string& key) {
   if (!parent.has_value(key)) return std::nullopt;
@@ -48,9 +43,30 @@ std::optional<Block> dataloader(const Block& parent, const std::string& key) {
   return Block(parent.file(), parent.key_path() + "." + key, n);
 }
 
-struct Flags {
-  std::optional<batching::MbsSetting> global, train, validate;
+struct Setting {
+  std::optional<batching::MbsSetting> value;
+  std::string where;
 };
+
+struct Flags {
+  Setting global, train, validate;
+};
+
+Setting setting_in(const Block& b, const std::string& key) {
+  if (!b.has(key)) return {};
+  return {parse_mbs_node(b.node()[key], b.where(key)), b.where(key)};
+}
+
+// The first of `choices` that is set.
+void pick(std::initializer_list<Setting> choices, std::optional<batching::MbsSetting>& value,
+          std::string& where) {
+  for (const auto& c : choices)
+    if (c.value) {
+      value = c.value;
+      where = c.where;
+      return;
+    }
+}
 
 Flags read_callbacks(const Block& init) {
   Flags f;
@@ -75,8 +91,8 @@ Flags read_callbacks(const Block& init) {
       const Block b(init.file(), fmt::format("{}.callbacks[{}].{}", init.key_path(), i, name),
                     kv.second);
       b.reject_typos({kMbsFlag}, {});
-      auto setting = mbs_in(b, kMbsFlag);
-      if (!setting) continue;
+      auto setting = setting_in(b, kMbsFlag);
+      if (!setting.value) continue;
       (name == "GlobalFlags" ? f.global : name == "ScopedTrainFlags" ? f.train : f.validate) =
           setting;
     }
@@ -86,9 +102,12 @@ Flags read_callbacks(const Block& init) {
 
 model::ModelSpec read_model_ref(const YAML::Node& root, const Block& holder,
                                 const std::string& file, const std::string& data_dir,
-                                std::optional<std::int64_t> seq_len) {
+                                std::optional<std::int64_t> seq_len,
+                                const std::optional<Block>& train_data) {
   const YAML::Node ref = holder.node()["model"];
   if (!ref.IsScalar()) return model::read_model(root, file, seq_len);
+  // A referenced model file takes the scenario's sequence length, if it sets one.
+  if (!seq_len && train_data) seq_len = train_data->get_int_opt("max_sequence_length");
   namespace fs = std::filesystem;
   const std::string name = ref.Scalar();
   fs::path path = fs::path(file).parent_path() / name;
@@ -142,6 +161,10 @@ batching::MbsSetting parse_mbs_node(const YAML::Node& n, const std::string& wher
                                      "{{min, max}}){}",
                                      where, kv.first.Scalar(),
                                      did_you_mean(kv.first.Scalar(), {"explore"})));
+    if (!n["explore"].IsDefined())
+      throw InputError(fmt::format("{}: an empty mapping is not a micro_batch_size setting (use "
+                                   "auto, explore, none, an integer or {{explore: {{min, max}}}})",
+                                   where));
     const YAML::Node e = n["explore"];
     batching::MbsExplore x;
     if (e.IsMap()) {
@@ -183,7 +206,12 @@ Scenario load_scenario(const std::string& file, const std::string& data_dir,
     if (t.IsSequence() && t.size() > 0) t = t[0]["trainer"] ? t[0]["trainer"] : t[0];
     const Block trainer(file, "trainer", t);
     const Block init = trainer.child("init");
-    s.model = read_model_ref(root_node, init, file, data_dir, seq_len);
+    std::optional<Block> train, val;
+    if (auto fit = trainer.optional_child("fit")) {
+      train = dataloader(*fit, "train_dataloader");
+      val = dataloader(*fit, "val_dataloader");
+    }
+    s.model = read_model_ref(root_node, init, file, data_dir, seq_len, train);
     if (auto backend = init.optional_child("backend"))
       if (auto cluster = backend->optional_child("cluster_config")) {
         cluster->reject_typos({"num_csx"}, kClusterIgnored);
@@ -194,33 +222,39 @@ Scenario load_scenario(const std::string& file, const std::string& data_dir,
       s.max_steps = loop->get_int_opt("max_steps");
     }
     const Flags flags = read_callbacks(init);
-    s.train_micro_batch_size = flags.train ? flags.train : flags.global;
-    s.eval_micro_batch_size = flags.validate ? flags.validate : flags.global;
-    if (auto fit = trainer.optional_child("fit")) {
-      if (auto train = dataloader(*fit, "train_dataloader")) {
-        train->reject_typos({"batch_size", "micro_batch_size"}, kDataloaderIgnored);
-        s.batch_size = train->get_int_opt("batch_size");
-      }
-      if (auto val = dataloader(*fit, "val_dataloader")) {
-        val->reject_typos({"batch_size", "micro_batch_size"}, kDataloaderIgnored);
-        s.eval_batch_size = val->get_int_opt("batch_size");
-      }
+    Setting train_loader, val_loader;
+    if (train) {
+      train->reject_typos({"batch_size", "micro_batch_size"}, kDataloaderIgnored);
+      s.batch_size = train->get_int_opt("batch_size");
+      train_loader = setting_in(*train, "micro_batch_size");
     }
+    if (val) {
+      val->reject_typos({"batch_size", "micro_batch_size"}, kDataloaderIgnored);
+      s.eval_batch_size = val->get_int_opt("batch_size");
+      val_loader = setting_in(*val, "micro_batch_size");
+    }
+    pick({flags.train, flags.global, train_loader}, s.train_micro_batch_size,
+         s.train_micro_batch_size_where);
+    pick({flags.validate, flags.global, val_loader}, s.eval_micro_batch_size,
+         s.eval_micro_batch_size_where);
   } else {
     if (!root.has_value("model"))
       throw InputError(fmt::format("{}: no model found: expected trainer.init.model (Trainer "
                                    "layout) or model (legacy layout)",
                                    file));
-    s.model = read_model_ref(root_node, root, file, data_dir, seq_len);
-    if (auto train = root.optional_child("train_input")) {
+    const auto train = root.optional_child("train_input");
+    s.model = read_model_ref(root_node, root, file, data_dir, seq_len, train);
+    if (train) {
       train->reject_typos({"batch_size", "micro_batch_size"}, kDataloaderIgnored);
       s.batch_size = train->get_int_opt("batch_size");
-      s.train_micro_batch_size = mbs_in(*train, "micro_batch_size");
+      pick({setting_in(*train, "micro_batch_size")}, s.train_micro_batch_size,
+           s.train_micro_batch_size_where);
     }
     if (auto eval = root.optional_child("eval_input")) {
       eval->reject_typos({"batch_size", "micro_batch_size"}, kDataloaderIgnored);
       s.eval_batch_size = eval->get_int_opt("batch_size");
-      s.eval_micro_batch_size = mbs_in(*eval, "micro_batch_size");
+      pick({setting_in(*eval, "micro_batch_size")}, s.eval_micro_batch_size,
+           s.eval_micro_batch_size_where);
     }
     if (auto run = root.optional_child("runconfig")) {
       run->reject_typos({"num_csx", "max_steps"}, kRunconfigIgnored);

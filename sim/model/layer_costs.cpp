@@ -3,6 +3,7 @@
 #include "model/layer_costs.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <fmt/format.h>
 
 namespace csx::model {
@@ -26,17 +27,20 @@ Layer transformer_block(const ModelSpec& m, std::int64_t index) {
   const double router_params = e > 1 ? h * e : 0.0;
   L.parameters = static_cast<std::int64_t>(attn_params + ffn_params + router_params + 2 * norm_params);
   L.weight_bytes = kBytes16 * static_cast<double>(L.parameters);
-  // Forward FLOPs: QKV projections, QK^T and attention x V over the full sequence, output
-  // projection, FFN (t experts per token), router. f = 4h, kv = h gives 24sh^2 + 4s^2h.
-  L.forward_flops = 2 * s * h * (h + 2 * kv) + 2 * 2 * s * s * h + 2 * s * h * h +
-                    t * ffn_mats * 2 * s * h * f + (e > 1 ? 2 * s * h * e : 0.0);
+  // Forward FLOPs: QKV projections, QK^T and attention x V over the full sequence (s x s per
+  // head), output projection, FFN (t experts per token), router. f = 4h, kv = h gives
+  // 24sh^2 + 4s^2h.
+  L.matmuls = {{h, h + 2 * kv, 2 * s * h * (h + 2 * kv)},
+               {s, s, 2 * 2 * s * s * h},
+               {h, h, 2 * s * h * h},
+               {h, f, t * ffn_mats * 2 * s * h * f}};
+  if (e > 1) L.matmuls.push_back({h, e, 2 * s * h * e});
   // Korthikanti et al. 2022, table 2, term by term: attention 7sh + 4s*kv + 5as^2
   // (11sh + 5as^2 with kv = h), MLP 3sh + 4sf (gated: 3sh + 6sf; times t for MoE),
   // two LayerNorms 4sh. f = 4h, kv = h: sh(34 + 5as/h).
   const double mlp = 3 * s * h + t * (m.gated_ffn ? 6.0 : 4.0) * s * f;
   L.activation_bytes = 7 * s * h + 4 * s * kv + 5 * a * s * s + mlp + 4 * s * h;
   L.boundary_bytes = kBytes16 * s * h;
-  L.width = m.hidden_size;
   return L;
 }
 
@@ -51,7 +55,7 @@ Layer embedding(const ModelSpec& m) {
     const double p = static_cast<double>(m.patch_size), c = static_cast<double>(m.num_channels);
     const double patches = s - 1;
     params = p * p * c * h + h + s * h + h;  // patch projection + bias, positions, CLS token
-    L.forward_flops = 2 * patches * p * p * c * h;
+    L.matmuls = {{p * p * c, h, 2 * patches * p * p * c * h}};
   } else {
     params = V * h;
     if (m.position_embedding_type == "learned")
@@ -62,7 +66,6 @@ Layer embedding(const ModelSpec& m) {
   L.weight_bytes = kBytes16 * params;
   L.activation_bytes = kBytes16 * s * h;
   L.boundary_bytes = kBytes16 * s * h;
-  L.width = m.hidden_size;
   return L;
 }
 
@@ -77,16 +80,16 @@ Layer head(const ModelSpec& m) {
     const double classes = static_cast<double>(m.num_classes);
     params = norm_params + h * classes + classes;
     streamed = params;
-    L.forward_flops = 2 * h * classes;  // the CLS token only
+    L.matmuls = {{h, classes, 2 * h * classes}};  // the CLS token only
     L.boundary_bytes = kBytes16 * classes;
   } else {
     const double tokens = static_cast<double>(m.head_tokens > 0 ? m.head_tokens : m.seq_len);
     double extra = norm_params;
-    L.forward_flops = 2 * tokens * h * V;
+    L.matmuls = {{h, V, 2 * tokens * h * V}};
     if (m.architecture == Architecture::kEncoder) {
       // Pooler (h x h), MLM transform (h x h + LayerNorm), output bias, NSP classifier.
       extra = (h * h + h) + (h * h + h + 2 * h) + V + (2 * h + 2);
-      L.forward_flops += 2 * tokens * h * h + 2 * h * h;
+      L.matmuls.push_back({h, h, 2 * tokens * h * h + 2 * h * h});
     }
     const double logits = V * h;
     params = extra + (m.share_embedding_weights ? 0.0 : logits);
@@ -96,7 +99,6 @@ Layer head(const ModelSpec& m) {
   L.parameters = static_cast<std::int64_t>(params);
   L.weight_bytes = kBytes16 * streamed;
   L.activation_bytes = kBytes16 * static_cast<double>(m.seq_len) * h;
-  L.width = m.hidden_size;
   return L;
 }
 
@@ -108,7 +110,7 @@ ModelCosts resnet50(const ModelSpec& m) {
   auto conv = [&](Layer& L, double k, double cin, double cout, double side) {
     const double out_side = side * scale;
     L.parameters += static_cast<std::int64_t>(k * k * cin * cout + 2 * cout);
-    L.forward_flops += 2 * k * k * cin * cout * out_side * out_side;
+    L.matmuls.push_back({k * k * cin, cout, 2 * k * k * cin * cout * out_side * out_side});
     // Conv output and BN output kept for backward, 16-bit.
     L.activation_bytes += 2 * kBytes16 * cout * out_side * out_side;
     L.boundary_bytes = kBytes16 * cout * out_side * out_side;
@@ -117,7 +119,6 @@ ModelCosts resnet50(const ModelSpec& m) {
   stem.name = "embedding";
   stem.kind = LayerKind::kEmbedding;
   conv(stem, 7, static_cast<double>(m.num_channels), 64, 112);
-  stem.width = 64;
   c.layers.push_back(stem);
   const int blocks[] = {3, 4, 6, 3};
   const double widths[] = {64, 128, 256, 512}, sides[] = {56, 28, 14, 7};
@@ -133,7 +134,6 @@ ModelCosts resnet50(const ModelSpec& m) {
       conv(L, 1, w, 4 * w, side);
       if (b == 0) conv(L, 1, cin, 4 * w, side);  // projection shortcut
       cin = 4 * w;
-      L.width = static_cast<std::int64_t>(4 * w);
       c.layers.push_back(L);
     }
   Layer fc;
@@ -141,26 +141,50 @@ ModelCosts resnet50(const ModelSpec& m) {
   fc.kind = LayerKind::kHead;
   const double classes = static_cast<double>(m.num_classes);
   fc.parameters = static_cast<std::int64_t>(cin * classes + classes);
-  fc.forward_flops = 2 * cin * classes;
+  fc.matmuls = {{cin, classes, 2 * cin * classes}};
   fc.activation_bytes = kBytes16 * cin;
   fc.boundary_bytes = kBytes16 * classes;
-  fc.width = static_cast<std::int64_t>(cin);
   c.layers.push_back(fc);
   for (auto& L : c.layers) L.weight_bytes = kBytes16 * static_cast<double>(L.parameters);
   c.num_blocks = index;
   return c;
 }
 
+void sum_flops(ModelCosts& c) {
+  for (auto& L : c.layers) {
+    L.forward_flops = 0;
+    for (const auto& mm : L.matmuls) L.forward_flops += mm.flops;
+  }
+}
+
 }  // namespace
 
+double grid_fill(double dim, double side) {
+  if (dim <= 0) return 1.0;
+  return dim / (side * std::ceil(dim / side));
+}
+
+double layer_grid_fill(const Layer& layer, double side) {
+  double flops = 0, weighted = 0;
+  for (const auto& mm : layer.matmuls) {
+    flops += mm.flops;
+    weighted += mm.flops / (grid_fill(mm.rows, side) * grid_fill(mm.cols, side));
+  }
+  return weighted > 0 ? flops / weighted : 1.0;
+}
+
 ModelCosts layer_costs(const ModelSpec& spec) {
-  if (spec.architecture == Architecture::kResNet) return resnet50(spec);
   ModelCosts c;
-  c.layers.push_back(embedding(spec));
-  for (std::int64_t i = 0; i < spec.num_hidden_layers; ++i)
-    c.layers.push_back(transformer_block(spec, i));
-  c.layers.push_back(head(spec));
-  c.num_blocks = spec.num_hidden_layers;
+  if (spec.architecture == Architecture::kResNet) {
+    c = resnet50(spec);
+  } else {
+    c.layers.push_back(embedding(spec));
+    for (std::int64_t i = 0; i < spec.num_hidden_layers; ++i)
+      c.layers.push_back(transformer_block(spec, i));
+    c.layers.push_back(head(spec));
+    c.num_blocks = spec.num_hidden_layers;
+  }
+  sum_flops(c);
   return c;
 }
 

@@ -18,15 +18,22 @@ namespace csx::model {
 
 enum class LayerKind { kEmbedding, kBlock, kHead };
 
+// One matrix product of a layer's forward pass: a rows x cols operand tiled onto the wafer.
+struct Matmul {
+  double rows = 0;   // first dimension mapped onto the core grid
+  double cols = 0;   // second dimension
+  double flops = 0;  // FLOP per sample, forward
+};
+
 struct Layer {
   std::string name;  // "embedding", "block.0", ..., "head"
   LayerKind kind = LayerKind::kBlock;
   std::int64_t parameters = 0;      // trainable parameters owned by this layer
   double weight_bytes = 0;          // bytes streamed from MemoryX per pass (16-bit weights)
-  double forward_flops = 0;         // FLOP per sample, forward
+  double forward_flops = 0;         // FLOP per sample, forward (sum over matmuls)
+  std::vector<Matmul> matmuls;      // what the forward FLOPs are made of
   double activation_bytes = 0;      // bytes per sample kept for backward, nothing recomputed
   double boundary_bytes = 0;        // bytes per sample of the layer's output (16-bit)
-  std::int64_t width = 0;           // matrix dimension mapped onto the wafer (hidden size)
 };
 
 struct ModelCosts {
@@ -42,6 +49,12 @@ struct ModelCosts {
   [[nodiscard]] double activation_bytes_per_sample() const;  // sum over layers, store-all
   [[nodiscard]] double max_layer_weight_bytes() const;
 };
+
+// Share of the core grid a layer's matmuls keep busy, FLOP-weighted so that time adds up:
+// fill = sum F_i / sum(F_i / (fill(rows_i) x fill(cols_i))), with fill(d) = d / (side x
+// ceil(d / side)) for a grid `side` cores wide. 1 for a layer without FLOPs.
+[[nodiscard]] double grid_fill(double dim, double side);
+[[nodiscard]] double layer_grid_fill(const Layer& layer, double side);
 
 // Builds the layer list. Throws nothing for a validated ModelSpec.
 [[nodiscard]] ModelCosts layer_costs(const ModelSpec& spec);

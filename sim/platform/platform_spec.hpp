@@ -40,6 +40,7 @@ struct PlatformSpec {
   double memoryx_bandwidth_Bps = 0;        // MemoryX streaming bandwidth, bytes/s
   double optimizer_rate_params_per_s = 0;  // MemoryX optimizer update rate (parameters/s)
   double swarmx_hop_latency_s = 0;         // per SwarmX tree hop (s)
+  double swarmx_chunk_bytes = 0;           // SwarmX forwards layers in chunks of this size
   double compute_efficiency_max = 0;       // fraction of peak at full tiles, large microbatch
   double efficiency_half_tokens = 0;       // tokens per microbatch at half efficiency
   double wafer_grid_side = 0;              // cores per side of the compute grid

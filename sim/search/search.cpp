@@ -64,8 +64,10 @@ SearchOutcome run_search(const SearchRequest& req, const Simulator& simulate) {
   std::vector<std::int64_t> candidates = out.resolution.candidates;
   const std::int64_t P = req.split.per_system_batch_size;
   const bool is_auto = std::holds_alternative<batching::MbsAuto>(req.setting);
-  if (is_auto && !model::on_chip_memory(req.costs, req.platform, P, req.pass).fits) {
-    // P does not fit: make sure the largest fitting supported size is among the candidates.
+  // P does not fit (and microbatching is allowed, which batch norm forbids).
+  if (is_auto && !req.traits.batch_norm &&
+      !model::on_chip_memory(req.costs, req.platform, P, req.pass).fits) {
+    // Make sure the largest fitting supported size is among the candidates.
     const auto max_fit = model::max_fitting_micro_batch_size(req.costs, req.platform, req.pass);
     if (max_fit >= 1) {
       const auto v = batching::supported_floor(P, std::min(max_fit, P));

@@ -17,7 +17,7 @@ namespace {
 constexpr double kHuge = 1e30;
 
 // A model of L identical layers: w bytes of weights, f forward FLOP per sample each.
-model::ModelCosts uniform_model(int L, double w, double f, std::int64_t width) {
+model::ModelCosts uniform_model(int L, double w, double f) {
   model::ModelCosts c;
   for (int i = 0; i < L; ++i) {
     model::Layer layer;
@@ -26,8 +26,8 @@ model::ModelCosts uniform_model(int L, double w, double f, std::int64_t width) {
     layer.parameters = static_cast<std::int64_t>(w / 2);
     layer.weight_bytes = w;
     layer.forward_flops = f;
+    layer.matmuls = {{1000, 1000, f}};  // fills a 1000-wide grid exactly
     layer.boundary_bytes = 1;
-    layer.width = width;
     c.layers.push_back(layer);
   }
   c.num_blocks = L;
@@ -53,6 +53,7 @@ platform::PlatformSpec ideal_platform() {
   p.memoryx_bandwidth_Bps = kHuge;
   p.optimizer_rate_params_per_s = kHuge;
   p.swarmx_hop_latency_s = 0;
+  p.swarmx_chunk_bytes = kHuge;
   p.compute_efficiency_max = 1;
   p.efficiency_half_tokens = 0;
   p.wafer_grid_side = 1000;
@@ -94,7 +95,7 @@ TEST(Engine, InfiniteIoStepIsSummedCompute) {
   p.microbatch_overhead_s = 2e-3;
   const int L = 5;
   const double f = 3e9;
-  const auto in = input_for(uniform_model(L, 1e8, f, 1000), p, 24, 1, 8);  // k = 3 of 8
+  const auto in = input_for(uniform_model(L, 1e8, f), p, 24, 1, 8);  // k = 3 of 8
   const auto r = engine::simulate(in);
   const double tokens = 8 * 1000.0, eff = 0.5 * tokens / (tokens + 4000);
   const double fwd = f * 8 / (1e15 * eff) + 1e-4, bwd = 2 * f * 8 / (1e15 * eff) + 1e-4;
@@ -115,12 +116,12 @@ TEST(Engine, InfiniteComputeStepIsStreamingTime) {
   p.swarmx_hop_latency_s = lambda;
   const int L = 6;
   const std::int64_t k = 4;
-  const auto in = input_for(uniform_model(L, w, 1e9, 1000), p, 8, 1, 2);  // k = 4
+  const auto in = input_for(uniform_model(L, w, 1e9), p, 8, 1, 2);  // k = 4
   ASSERT_EQ(in.plan.num_microbatches, k);
   const auto r = engine::simulate(in);
   const double expected = 2 * k * L * (lambda + w / B) + 3 * lambda + w / B;
   EXPECT_LT(rel(r.step_time_s, expected), 1e-9) << r.step_time_s << " vs " << expected;
-  EXPECT_LT(rel(r.weight_stream_time_s, 2 * k * L * (lambda + w / B)), 1e-9);
+  EXPECT_LT(rel(r.weight_stream_time_s, 2 * k * L * w / B), 1e-9);  // busy time, no latency
   EXPECT_EQ(r.bound, "weight streaming");
 }
 
@@ -129,7 +130,7 @@ TEST(Engine, InfiniteComputeStepIsStreamingTime) {
 TEST(Engine, EvalComputeIsOneThirdOfTrain) {
   auto p = ideal_platform();
   p.peak_flops = 1e15;
-  const auto c = uniform_model(4, 1e8, 5e9, 1000);
+  const auto c = uniform_model(4, 1e8, 5e9);
   const auto train = engine::simulate(input_for(c, p, 12, 2, 3, model::Pass::kTrain));
   const auto eval = engine::simulate(input_for(c, p, 12, 2, 3, model::Pass::kEval));
   EXPECT_LT(rel(eval.compute_time_s * 3, train.compute_time_s), 1e-12);
@@ -146,7 +147,7 @@ TEST(Engine, ThroughputScalesWithSystems) {
   p.swarmx_link_bandwidth_Bps = 150e9;
   p.swarmx_hop_latency_s = 5e-6;
   p.optimizer_rate_params_per_s = 1e11;
-  const auto c = uniform_model(8, 1e7, 2e10, 1000);
+  const auto c = uniform_model(8, 1e7, 2e10);
   double last = 0;
   for (std::int64_t N : {1, 2, 4, 8, 16, 32}) {
     const std::int64_t P = 16;
@@ -162,12 +163,47 @@ TEST(Engine, ThroughputScalesWithSystems) {
 TEST(Engine, UnevenSplitIsSetByTheFullestSystem) {
   auto p = ideal_platform();
   p.peak_flops = 1e15;
-  const auto c = uniform_model(4, 1e8, 5e9, 1000);
+  const auto c = uniform_model(4, 1e8, 5e9);
   const auto uneven = engine::simulate(input_for(c, p, 10, 3, 4));
   const auto full = engine::simulate(input_for(c, p, 12, 3, 4));
   const auto small = engine::simulate(input_for(c, p, 9, 3, 3));
   EXPECT_LT(rel(uneven.step_time_s, full.step_time_s), 1e-12);
   EXPECT_LT(small.step_time_s, uneven.step_time_s * 0.8);
+}
+
+// The representative simulation (one system per SwarmX level) gives the full simulation's step
+// time, for even and uneven splits, several tree depths, chunked transfers, train and eval.
+TEST(Engine, RepresentativeEqualsFullSimulation) {
+  auto p = ideal_platform();
+  p.peak_flops = 1e15;
+  p.compute_efficiency_max = 0.4;
+  p.efficiency_half_tokens = 3000;
+  p.kernel_overhead_s = 2e-4;
+  p.microbatch_overhead_s = 1e-3;
+  p.memoryx_bandwidth_Bps = 150e9;
+  p.io_port_bandwidth_Bps = 12.5e9;
+  p.io_ports = 12;
+  p.swarmx_link_bandwidth_Bps = 12.5e9;
+  p.swarmx_hop_latency_s = 5e-6;
+  p.swarmx_chunk_bytes = 1e8;
+  p.optimizer_rate_params_per_s = 1e10;
+  const auto c = uniform_model(5, 3e8, 4e9);
+  struct Case {
+    std::int64_t B, N, mbs;
+    model::Pass pass;
+  };
+  for (const auto& t : {Case{40, 4, 4, model::Pass::kTrain}, Case{41, 5, 3, model::Pass::kTrain},
+                        Case{70, 17, 2, model::Pass::kTrain}, Case{23, 6, 1, model::Pass::kTrain},
+                        Case{50, 7, 4, model::Pass::kEval}}) {
+    auto in = input_for(c, p, t.B, t.N, t.mbs, t.pass);
+    in.representative = false;
+    const auto full = engine::simulate(in);
+    in.representative = true;
+    const auto rep = engine::simulate(in);
+    EXPECT_LT(rel(rep.step_time_s, full.step_time_s), 1e-9) << t.B << " " << t.N;
+    EXPECT_LT(rel(rep.compute_time_s, full.compute_time_s), 1e-9);
+    EXPECT_LT(rep.activities, full.activities);
+  }
 }
 
 // The SwarmX tree: fan-out 4, depth ceil(log4 N), at least one node.

@@ -47,10 +47,11 @@ TEST(Platform, UnknownNameAndOverrides) {
 TEST(Efficiency, IsPhysical) {
   for (const auto& name : {"cs2", "cs3"}) {
     const auto p = platform::load_platform(name, CSXSIM_SOURCE_DIR);
-    for (std::int64_t width : {64, 768, 920, 921, 1024, 4096, 12288}) {
+    for (double width : {64, 768, 920, 921, 1024, 4096, 12288}) {
+      const double fill = model::grid_fill(width, p.wafer_grid_side);
       double last = 0;
       for (double tokens = 1; tokens < 1e8; tokens *= 1.7) {
-        const double e = platform::compute_efficiency(p, width, tokens);
+        const double e = platform::compute_efficiency(p, fill, tokens);
         EXPECT_GE(e, last);
         EXPECT_LE(e, 1.0);
         EXPECT_GT(e, 0.0);
@@ -63,10 +64,14 @@ TEST(Efficiency, IsPhysical) {
 }
 
 TEST(Efficiency, GridFill) {
-  const auto p = cs2();  // 920 cores per side
-  EXPECT_DOUBLE_EQ(platform::grid_fill(p, 920), 1.0);
-  EXPECT_DOUBLE_EQ(platform::grid_fill(p, 1024), 1024.0 / 1840.0);
-  EXPECT_DOUBLE_EQ(platform::grid_fill(p, 460), 0.5);
+  EXPECT_DOUBLE_EQ(model::grid_fill(920, 920), 1.0);
+  EXPECT_DOUBLE_EQ(model::grid_fill(1024, 920), 1024.0 / 1840.0);
+  EXPECT_DOUBLE_EQ(model::grid_fill(460, 920), 0.5);
+  // A layer's fill is the FLOP-weighted harmonic mean of its matmuls' fills.
+  model::Layer L;
+  L.matmuls = {{460, 920, 1e9}, {920, 920, 1e9}};  // fills 0.5 and 1
+  EXPECT_DOUBLE_EQ(model::layer_grid_fill(L, 920), 2e9 / (1e9 / 0.5 + 1e9 / 1.0));
+  EXPECT_DOUBLE_EQ(model::layer_grid_fill(model::Layer{}, 920), 1.0);
 }
 
 // Memory is linear in the microbatch, and the largest fitting MBS is the last that fits.

@@ -14,5 +14,6 @@ int describe_command(const Args& args);
 int run_command(const Args& args);
 int sweep_command(const Args& args);
 int merge_command(const Args& args);
+int validate_command(const Args& args);
 
 }  // namespace csx::cli

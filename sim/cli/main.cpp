@@ -28,6 +28,7 @@ const std::map<std::string, Command>& commands() {
       {"run", {csx::cli::run_command, "simulate a scenario: candidates, step time, memory fit"}},
       {"sweep", {csx::cli::sweep_command, "run's search over a grid of num_csx and batch sizes"}},
       {"merge", {csx::cli::merge_command, "join sweep shards into one CSV"}},
+      {"validate", {csx::cli::validate_command, "simulate measured runs and report the error"}},
       {"describe",
        {csx::cli::describe_command, "a model's parameters, FLOPs, bytes and memory fit"}},
   };

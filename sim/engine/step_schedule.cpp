@@ -15,7 +15,8 @@ StepSchedule::StepSchedule(const SimulationInput& input)
       train_(input.pass == model::Pass::kTrain),
       steps_(input.simulated_steps) {
   for (const auto& L : input.costs.layers) {
-    fill_.push_back(model::layer_grid_fill(L, input.platform.wafer_grid_side));
+    fill_.push_back(model::layer_tile_utilization(L, input.platform.wafer_grid_side,
+                                                  input.platform.tile_half_elements));
     chunks_.push_back(std::max<std::int64_t>(
         1, static_cast<std::int64_t>(std::ceil(L.weight_bytes / input.platform.swarmx_chunk_bytes))));
   }

@@ -56,7 +56,7 @@ class StepSchedule {
   std::int64_t k_;
   bool train_;
   std::int64_t steps_;
-  std::vector<double> fill_;  // grid fill of each layer
+  std::vector<double> fill_;  // tile utilization of each layer
   std::vector<std::int64_t> chunks_;
 };
 

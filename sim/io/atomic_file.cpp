@@ -22,8 +22,14 @@ void check_output_path(const std::string& path, const std::string& flag) {
   if (dir.empty()) dir = ".";
   if (!fs::is_directory(dir, ec))
     throw InputError(fmt::format("{} {}: directory {} does not exist", flag, path, dir.string()));
-  if (::access(dir.c_str(), W_OK) != 0)
-    throw InputError(fmt::format("{} {}: directory {} is not writable", flag, path, dir.string()));
+  // Try it: access() says yes to root even where nothing can be created (/proc, read-only mounts).
+  const std::string probe = (dir / fmt::format(".csxsim-probe.{}", ::getpid())).string();
+  std::FILE* f = std::fopen(probe.c_str(), "wb");
+  if (!f)
+    throw InputError(fmt::format("{} {}: directory {} is not writable: {}", flag, path,
+                                 dir.string(), std::strerror(errno)));
+  std::fclose(f);
+  std::remove(probe.c_str());
   if (fs::exists(path, ec) && ::access(path.c_str(), W_OK) != 0)
     throw InputError(fmt::format("{} {}: the file is not writable", flag, path));
 }

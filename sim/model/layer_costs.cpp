@@ -27,11 +27,11 @@ Layer transformer_block(const ModelSpec& m, std::int64_t index) {
   const double router_params = e > 1 ? h * e : 0.0;
   L.parameters = static_cast<std::int64_t>(attn_params + ffn_params + router_params + 2 * norm_params);
   L.weight_bytes = kBytes16 * static_cast<double>(L.parameters);
-  // Forward FLOPs: QKV projections, QK^T and attention x V over the full sequence (s x s per
-  // head), output projection, FFN (t experts per token), router. f = 4h, kv = h gives
-  // 24sh^2 + 4s^2h.
+  // Forward FLOPs: QKV projections, QK^T and attention x V over the full sequence (per token,
+  // an h x s product over all heads), output projection, FFN (t experts per token), router.
+  // f = 4h, kv = h gives 24sh^2 + 4s^2h.
   L.matmuls = {{h, h + 2 * kv, 2 * s * h * (h + 2 * kv)},
-               {s, s, 2 * 2 * s * s * h},
+               {h, s, 2 * 2 * s * s * h},
                {h, h, 2 * s * h * h},
                {h, f, t * ffn_mats * 2 * s * h * f}};
   if (e > 1) L.matmuls.push_back({h, e, 2 * s * h * e});
@@ -159,16 +159,16 @@ void sum_flops(ModelCosts& c) {
 
 }  // namespace
 
-double grid_fill(double dim, double side) {
-  if (dim <= 0) return 1.0;
-  return dim / (side * std::ceil(dim / side));
+double tile_utilization(double rows, double cols, double side, double half_elements) {
+  const double elements = rows * cols / (side * side);
+  return elements / (elements + half_elements);
 }
 
-double layer_grid_fill(const Layer& layer, double side) {
+double layer_tile_utilization(const Layer& layer, double side, double half_elements) {
   double flops = 0, weighted = 0;
   for (const auto& mm : layer.matmuls) {
     flops += mm.flops;
-    weighted += mm.flops / (grid_fill(mm.rows, side) * grid_fill(mm.cols, side));
+    weighted += mm.flops / tile_utilization(mm.rows, mm.cols, side, half_elements);
   }
   return weighted > 0 ? flops / weighted : 1.0;
 }

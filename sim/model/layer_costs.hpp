@@ -50,11 +50,13 @@ struct ModelCosts {
   [[nodiscard]] double max_layer_weight_bytes() const;
 };
 
-// Share of the core grid a layer's matmuls keep busy, FLOP-weighted so that time adds up:
-// fill = sum F_i / sum(F_i / (fill(rows_i) x fill(cols_i))), with fill(d) = d / (side x
-// ceil(d / side)) for a grid `side` cores wide. 1 for a layer without FLOPs.
-[[nodiscard]] double grid_fill(double dim, double side);
-[[nodiscard]] double layer_grid_fill(const Layer& layer, double side);
+// How well a layer's matrices use the wafer: a rows x cols operand spread over a side x side
+// core grid leaves T = rows x cols / side^2 elements to each core, and a core's pipeline is
+// used T / (T + half_elements) of the time (fixed per-token costs weigh on small tiles). The
+// layer's value is FLOP-weighted so that times add up: u = sum F_i / sum(F_i / u_i); 1 for a
+// layer without FLOPs. In (0, 1]; never falls as the matrices grow.
+[[nodiscard]] double tile_utilization(double rows, double cols, double side, double half_elements);
+[[nodiscard]] double layer_tile_utilization(const Layer& layer, double side, double half_elements);
 
 // Builds the layer list. Throws nothing for a validated ModelSpec.
 [[nodiscard]] ModelCosts layer_costs(const ModelSpec& spec);

@@ -48,6 +48,7 @@ const std::vector<Param>& params() {
       {"calibration", "compute_efficiency_max", &PlatformSpec::compute_efficiency_max, 1e-6, 1},
       {"calibration", "efficiency_half_tokens", &PlatformSpec::efficiency_half_tokens, 0, 1e12},
       {"calibration", "wafer_grid_side", &PlatformSpec::wafer_grid_side, 1, 1e5},
+      {"calibration", "tile_half_elements", &PlatformSpec::tile_half_elements, 0, 1e9},
       {"calibration", "kernel_overhead_s", &PlatformSpec::kernel_overhead_s, 0, 10},
       {"calibration", "microbatch_overhead_s", &PlatformSpec::microbatch_overhead_s, 0, 100},
       {"calibration", "usable_sram_fraction", &PlatformSpec::usable_sram_fraction, 1e-6, 1},

@@ -44,6 +44,7 @@ struct PlatformSpec {
   double compute_efficiency_max = 0;       // fraction of peak at full tiles, large microbatch
   double efficiency_half_tokens = 0;       // tokens per microbatch at half efficiency
   double wafer_grid_side = 0;              // cores per side of the compute grid
+  double tile_half_elements = 0;           // matrix elements per core at half utilization
   double kernel_overhead_s = 0;            // fixed cost per layer kernel pass (s)
   double microbatch_overhead_s = 0;        // fixed cost per microbatch (s)
   double usable_sram_fraction = 0;         // share of SRAM available to the model

@@ -26,7 +26,7 @@ model::ModelCosts uniform_model(int L, double w, double f) {
     layer.parameters = static_cast<std::int64_t>(w / 2);
     layer.weight_bytes = w;
     layer.forward_flops = f;
-    layer.matmuls = {{1000, 1000, f}};  // fills a 1000-wide grid exactly
+    layer.matmuls = {{1000, 1000, f}};
     layer.boundary_bytes = 1;
     c.layers.push_back(layer);
   }
@@ -57,6 +57,7 @@ platform::PlatformSpec ideal_platform() {
   p.compute_efficiency_max = 1;
   p.efficiency_half_tokens = 0;
   p.wafer_grid_side = 1000;
+  p.tile_half_elements = 0;  // utilization 1
   p.kernel_overhead_s = 0;
   p.microbatch_overhead_s = 0;
   p.usable_sram_fraction = 1;

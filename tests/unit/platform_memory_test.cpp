@@ -47,31 +47,40 @@ TEST(Platform, UnknownNameAndOverrides) {
 TEST(Efficiency, IsPhysical) {
   for (const auto& name : {"cs2", "cs3"}) {
     const auto p = platform::load_platform(name, CSXSIM_SOURCE_DIR);
-    for (double width : {64, 768, 920, 921, 1024, 4096, 12288}) {
-      const double fill = model::grid_fill(width, p.wafer_grid_side);
+    EXPECT_LE(p.compute_efficiency_max, 1.0);
+    double last_u = 0;
+    for (double width : {64.0, 768.0, 920.0, 921.0, 1024.0, 4096.0, 12288.0, 1e5}) {
+      const double u = model::tile_utilization(width, width, p.wafer_grid_side,
+                                               p.tile_half_elements);
+      EXPECT_GT(u, last_u);  // larger matrices never use the wafer worse
+      EXPECT_LE(u, 1.0);
+      last_u = u;
       double last = 0;
       for (double tokens = 1; tokens < 1e8; tokens *= 1.7) {
-        const double e = platform::compute_efficiency(p, fill, tokens);
-        EXPECT_GE(e, last);
+        const double e = platform::compute_efficiency(p, u, tokens);
+        EXPECT_GE(e, last);  // more tokens per microbatch never lower efficiency
         EXPECT_LE(e, 1.0);
         EXPECT_GT(e, 0.0);
         last = e;
       }
     }
+    // Bandwidths within the published figures.
+    EXPECT_LE(p.io_port_bandwidth_Bps, 12.5e9);         // 100 Gb/s ports
+    EXPECT_LE(p.swarmx_link_bandwidth_Bps, 12.5e9);     // 100 Gb/s ports
     EXPECT_LE(p.memoryx_bandwidth_Bps, 2 * p.io_bandwidth_Bps());
-    EXPECT_LE(p.swarmx_link_bandwidth_Bps, 12.5e9);  // 100 Gb/s ports
   }
 }
 
-TEST(Efficiency, GridFill) {
-  EXPECT_DOUBLE_EQ(model::grid_fill(920, 920), 1.0);
-  EXPECT_DOUBLE_EQ(model::grid_fill(1024, 920), 1024.0 / 1840.0);
-  EXPECT_DOUBLE_EQ(model::grid_fill(460, 920), 0.5);
-  // A layer's fill is the FLOP-weighted harmonic mean of its matmuls' fills.
+TEST(Efficiency, TileUtilization) {
+  // 920 x 920 on a 920-wide grid: one element per core; half utilization at 1 element.
+  EXPECT_DOUBLE_EQ(model::tile_utilization(920, 920, 920, 1), 0.5);
+  EXPECT_DOUBLE_EQ(model::tile_utilization(1840, 920, 920, 2), 0.5);
+  EXPECT_DOUBLE_EQ(model::tile_utilization(920, 920, 920, 0), 1.0);
+  // A layer's value is the FLOP-weighted harmonic mean of its matmuls'.
   model::Layer L;
-  L.matmuls = {{460, 920, 1e9}, {920, 920, 1e9}};  // fills 0.5 and 1
-  EXPECT_DOUBLE_EQ(model::layer_grid_fill(L, 920), 2e9 / (1e9 / 0.5 + 1e9 / 1.0));
-  EXPECT_DOUBLE_EQ(model::layer_grid_fill(model::Layer{}, 920), 1.0);
+  L.matmuls = {{920, 920, 1e9}, {2760, 920, 1e9}};  // 1 and 3 elements per core: 0.5, 0.75
+  EXPECT_DOUBLE_EQ(model::layer_tile_utilization(L, 920, 1), 2e9 / (1e9 / 0.5 + 1e9 / 0.75));
+  EXPECT_DOUBLE_EQ(model::layer_tile_utilization(model::Layer{}, 920, 1), 1.0);
 }
 
 // Memory is linear in the microbatch, and the largest fitting MBS is the last that fits.

@@ -12,6 +12,14 @@ BatchSplit split_batch(std::int64_t batch_size, std::int64_t num_csx) {
     throw InputError(fmt::format("num_csx = {} is invalid: it must be at least 1", num_csx));
   if (batch_size < 1)
     throw InputError(fmt::format("batch_size = {} is invalid: it must be at least 1", batch_size));
+  if (batch_size > kMaxBatchSize)
+    throw InputError(fmt::format(
+        "batch_size = {} is larger than {} (2^40), the largest global batch csxsim handles",
+        batch_size, kMaxBatchSize));
+  if (num_csx > kMaxNumCsx)
+    throw InputError(fmt::format("num_csx = {} is larger than {} (2^20), the most systems csxsim "
+                                 "handles",
+                                 num_csx, kMaxNumCsx));
   if (batch_size < num_csx)
     throw RuleError(fmt::format(
         "batch_size = {} is smaller than num_csx = {}: every system needs at least one sample",

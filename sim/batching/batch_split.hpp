@@ -22,7 +22,11 @@ struct BatchSplit {
   [[nodiscard]] std::vector<std::int64_t> per_system_batch_sizes() const;
 };
 
-// Throws InputError when B < 1, N < 1 or B < N (the message names both values).
+// Limits: S(P) has about 2 sqrt(P) values, listed in full by candidates and explore.
+inline constexpr std::int64_t kMaxBatchSize = std::int64_t{1} << 40;
+inline constexpr std::int64_t kMaxNumCsx = std::int64_t{1} << 20;
+
+// Throws InputError when B < 1, N < 1, B > 2^40, N > 2^20 or B < N (naming both values).
 [[nodiscard]] BatchSplit split_batch(std::int64_t batch_size, std::int64_t num_csx);
 
 // ceil(a / b) for a >= 0, b > 0, without overflow.

@@ -6,6 +6,7 @@
 #include "cli/options.hpp"
 #include "model/layer_costs.hpp"
 #include "model/memory_model.hpp"
+#include "io/scenario.hpp"
 #include "model/model_loader.hpp"
 #include "platform/platform_spec.hpp"
 
@@ -47,7 +48,9 @@ int describe_command(const Args& args) {
       args, "csxsim describe MODEL_OR_PARAMS_FILE [--platform cs2|cs3|FILE] [--seq-len S] [--json]",
       desc, &pos);
   if (!vm) return 0;
-  const auto spec = model::load_model(resolve_model_path(file), optional_count(*vm, "seq-len"));
+  // Any file run accepts: a models/ file, a Model Zoo file, or a scenario naming a model.
+  const auto spec =
+      io::load_scenario(resolve_model_path(file), data_dir(), optional_count(*vm, "seq-len")).model;
   const auto platform = platform::load_platform(platform_name, data_dir());
   const auto costs = model::layer_costs(spec);
   const auto max_mbs = model::max_fitting_micro_batch_size(costs, platform, model::Pass::kTrain);
@@ -101,8 +104,8 @@ int describe_command(const Args& args) {
              costs.activation_bytes_per_sample());
   fmt::print("{:<44}{:>20}\n",
              fmt::format("largest micro_batch_size that fits ({})", platform.name), max_mbs);
-  fmt::print("{:<44}{:>17.3f} TB of {:.1f} TB{}\n", "MemoryX weights + optimizer state",
-             mx.required_bytes / 1e12, mx.capacity_bytes / 1e12, mx.fits ? "" : " (does NOT fit)");
+  fmt::print("{:<44}{:>17.1f} GB of {:.0f} GB{}\n", "MemoryX weights + optimizer state",
+             mx.required_bytes / 1e9, mx.capacity_bytes / 1e9, mx.fits ? "" : " (does NOT fit)");
   fmt::print("\n{:<12} {:<10} {:>16} {:>16} {:>20} {:>22}\n", "layer", "kind", "parameters",
              "weight_bytes", "fwd_flops_per_sample", "activation_bytes_per_sample");
   for (const auto& L : costs.layers)

@@ -41,8 +41,28 @@ void print_usage(std::FILE* out) {
   for (const auto& [name, c] : commands()) fmt::print(out, "  {:<12} {}\n", name, c.summary);
 }
 
+// One printable line: control characters escaped, very long values cut.
+std::string printable(const std::string& text) {
+  constexpr std::size_t kMax = 600;
+  std::string out;
+  for (const char c : text) {
+    const auto u = static_cast<unsigned char>(c);
+    if (u < 0x20 || u == 0x7f) out += fmt::format("\\x{:02x}", u);
+    else out += c;
+    if (out.size() > kMax) return out + "...";
+  }
+  return out;
+}
+
 int fail(int status, const std::string& message) {
-  fmt::print(stderr, "csxsim: error: {}\n", message);
+  fmt::print(stderr, "csxsim: error: {}\n", printable(message));
+  return status;
+}
+
+// A full disk or a closed pipe on stdout must not pass for success.
+int finish(int status) {
+  if (std::fflush(stdout) != 0 || std::ferror(stdout))
+    return fail(2, "cannot write to standard output");
   return status;
 }
 
@@ -70,7 +90,7 @@ int main(int argc, char** argv) {
                                csx::did_you_mean(name, names)));
   }
   try {
-    return it->second.run(csx::cli::Args(argv + 2, argv + argc));
+    return finish(it->second.run(csx::cli::Args(argv + 2, argv + argc)));
   } catch (const csx::InfeasibleError& e) {
     return fail(1, e.what());
   } catch (const csx::InputError& e) {

@@ -2,11 +2,14 @@
 #include "cli/options.hpp"
 
 #include <cstdlib>
+#include <algorithm>
 #include <filesystem>
 #include <fmt/format.h>
 #include <iostream>
 
 #include "batching/mbs_setting.hpp"
+#include "common/did_you_mean.hpp"
+#include "common/errors.hpp"
 
 namespace csx::cli {
 
@@ -15,14 +18,35 @@ std::optional<po::variables_map> parse_options(const Args& args, const std::stri
                                                const po::positional_options_description* positional) {
   desc.add_options()("help,h", "show this help");
   po::variables_map vm;
-  auto parser = po::command_line_parser(args).options(desc);
-  if (positional) parser.positional(*positional);
-  po::store(parser.run(), vm);
+  static const po::positional_options_description none;
+  auto parser = po::command_line_parser(args).options(desc).positional(positional ? *positional
+                                                                                   : none);
+  try {
+    po::store(parser.run(), vm);
+  } catch (const po::unknown_option& e) {
+    std::vector<std::string> names;
+    for (const auto& o : desc.options()) names.push_back("--" + o->long_name());
+    std::string given = e.get_option_name();
+    throw InputError(fmt::format("unrecognised option '{}'{}", given,
+                                 did_you_mean(given.substr(0, given.find('=')), names)));
+  } catch (const po::too_many_positional_options_error&) {
+    throw InputError(fmt::format("too many arguments: usage: {}", usage));
+  }
   if (vm.count("help")) {
     std::cout << "usage: " << usage << "\n\n" << desc << "\n";
     return std::nullopt;
   }
-  po::notify(vm);
+  try {
+    po::notify(vm);
+  } catch (const po::required_option& e) {
+    std::string name = e.get_option_name();
+    if (positional)
+      for (unsigned i = 0; i < positional->max_total_count() && i < 8; ++i)
+        if ("--" + positional->name_for_position(i) == name)
+          throw InputError(fmt::format("missing argument {}: usage: {}",
+                                       positional->name_for_position(i), usage));
+    throw InputError(fmt::format("missing option {}: usage: {}", name, usage));
+  }
   return vm;
 }
 
@@ -40,8 +64,14 @@ std::string resolve_model_path(const std::string& arg) {
   std::error_code ec;
   if (fs::exists(arg, ec) || arg.find('/') != std::string::npos || arg.ends_with(".yaml"))
     return arg;
-  const fs::path shipped = fs::path(data_dir()) / "models" / (arg + ".yaml");
-  return fs::exists(shipped, ec) ? shipped.string() : arg;
+  const fs::path models = fs::path(data_dir()) / "models";
+  const fs::path shipped = models / (arg + ".yaml");
+  if (fs::exists(shipped, ec)) return shipped.string();
+  std::vector<std::string> stems;
+  for (const auto& f : fs::directory_iterator(models, ec)) stems.push_back(f.path().stem().string());
+  std::sort(stems.begin(), stems.end());
+  throw InputError(fmt::format("{}: no such file, and no model of that name in models/{}", arg,
+                               did_you_mean(arg, stems)));
 }
 
 std::optional<std::int64_t> optional_count(const po::variables_map& vm, const std::string& flag) {

@@ -88,10 +88,11 @@ int run_command(const Args& args) {
   pos.add("scenario", 1);
   const auto vm = parse_options(args, "csxsim run SCENARIO [options]", desc, &pos);
   if (!vm) return 0;
-  const std::string csv = vm->count("csv") ? (*vm)["csv"].as<std::string>() : "";
-  if (!csv.empty()) io::check_output_path(csv, "--csv");
-  const std::string trace = vm->count("trace") ? (*vm)["trace"].as<std::string>() : "";
-  if (!trace.empty()) io::check_output_path(trace, "--trace");
+  const bool want_csv = vm->count("csv") > 0, want_trace = vm->count("trace") > 0;
+  const std::string csv = want_csv ? (*vm)["csv"].as<std::string>() : "";
+  const std::string trace = want_trace ? (*vm)["trace"].as<std::string>() : "";
+  if (want_csv) io::check_output_path(csv, "--csv", {scenario_file});
+  if (want_trace) io::check_output_path(trace, "--trace", {scenario_file, csv});
   const auto overrides = read_overrides(*vm);
   const auto scenario = io::load_scenario(scenario_file, data_dir(), optional_count(*vm, "seq-len"));
   const Job job = make_job(scenario, overrides, data_dir());
@@ -102,13 +103,13 @@ int run_command(const Args& args) {
     print_job_header(stdout, job);
     for (const auto& r : results) print_pass(stdout, job, r);
   }
-  if (!csv.empty()) {
+  if (want_csv) {
     std::string text = io::csv_header(false);
     for (const auto& r : results)
       for (const auto& row : r.outcome.rows) text += io::csv_row(r.context, row, false);
     io::write_file_atomically(csv, text);
   }
-  if (!trace.empty() && results.front().outcome.chosen) write_trace(trace, job, results.front());
+  if (want_trace && results.front().outcome.chosen) write_trace(trace, job, results.front());
   for (const auto& r : results)
     if (!r.outcome.chosen)
       throw InfeasibleError(fmt::format(

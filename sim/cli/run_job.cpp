@@ -11,7 +11,12 @@ namespace csx::cli {
 Job make_job(const io::Scenario& s, const Overrides& o, const std::string& data_dir) {
   Job job;
   job.scenario = s;
-  job.platform = platform::load_platform(o.platform.value_or(s.platform), data_dir);
+  try {
+    job.platform = platform::load_platform(o.platform.value_or(s.platform), data_dir);
+  } catch (const InputError& e) {
+    if (o.platform || s.platform_where.empty()) throw;
+    throw InputError(fmt::format("{}: {}", s.platform_where, e.what()));
+  }
   for (const auto& [key, value] : o.platform_overrides)
     platform::override_parameter(job.platform, key, value);
   job.costs = model::layer_costs(s.model);
@@ -19,13 +24,15 @@ Job make_job(const io::Scenario& s, const Overrides& o, const std::string& data_
   job.num_csx = o.num_csx.value_or(s.num_csx.value_or(1));
   if (job.num_csx > job.platform.max_cluster_size)
     throw RuleError(fmt::format(
-        "num_csx = {} exceeds the largest {} cluster, {} systems (system.max_cluster_size in {})",
-        job.num_csx, job.platform.name, job.platform.max_cluster_size, job.platform.source));
+        "{}num_csx = {} exceeds the largest {} cluster, {} systems (system.max_cluster_size in {})",
+        o.num_csx || s.num_csx_where.empty() ? "" : s.num_csx_where + ": ", job.num_csx,
+        job.platform.name, job.platform.max_cluster_size, job.platform.source));
   job.scenario.compile_only = s.compile_only || o.compile_only;
   if (o.simulated_steps) job.scenario.simulated_steps = *o.simulated_steps;
-  if (job.scenario.simulated_steps < 2)
-    throw InputError(fmt::format("simulated_steps = {}: at least 2 steps are simulated (the "
-                                 "last is reported)",
+  if (job.scenario.simulated_steps < 2 || job.scenario.simulated_steps > 1000)
+    throw InputError(fmt::format("{} = {}: between 2 and 1000 steps are simulated (the last is "
+                                 "reported)",
+                                 o.simulated_steps ? "--sim-steps" : s.simulated_steps_where,
                                  job.scenario.simulated_steps));
   job.training_steps = o.training_steps ? o.training_steps : s.max_steps;
   const io::Mode mode = o.mode.value_or(s.mode);
@@ -67,8 +74,9 @@ Job make_job(const io::Scenario& s, const Overrides& o, const std::string& data_
                               {s.model.label, s.model.transformer(), s.model.batch_norm()},
                               job.scenario.compile_only);
     } catch (const RuleError& e) {
-      if (where.empty()) throw;
-      throw RuleError(fmt::format("{}: {}", where, e.what()));
+      const char* pass = train ? "training" : "eval";
+      if (where.empty()) throw RuleError(fmt::format("{} pass: {}", pass, e.what()));
+      throw RuleError(fmt::format("{}: {} pass: {}", where, pass, e.what()));
     }
   }
   return job;

@@ -12,8 +12,10 @@ std::string gb(double bytes) { return fmt::format("{:.2f}", bytes / 1e9); }
 
 void print_job_header(std::FILE* out, const Job& job) {
   const auto& m = job.scenario.model;
-  fmt::print(out, "csxsim run: {} ({}, {:.3g} parameters, seq_len {}) on {} x {}{}\n", m.label,
-             m.name, static_cast<double>(job.costs.parameters()), m.seq_len, job.num_csx,
+  fmt::print(out, "csxsim run: {} ({}, {:.3g} parameters, {}) on {} x {}{}\n", m.label, m.name,
+             static_cast<double>(job.costs.parameters()),
+             m.transformer() ? fmt::format("seq_len {}", m.seq_len) : std::string("images"),
+             job.num_csx,
              job.platform.name, job.scenario.compile_only ? ", compile-only" : "");
   if (job.num_csx_defaulted)
     fmt::print(out, "note: num_csx is not set in {}; using 1 (pass --num-csx)\n",
@@ -49,13 +51,14 @@ void print_pass(std::FILE* out, const Job& job, const PassResult& r) {
   }
   std::uint64_t activities = 0;
   for (const auto& row : o.rows) activities += row.sim.activities;
-  fmt::print(out, "search: {} simulations, {} simulated activities\n", o.simulations, activities);
+  fmt::print(out, "search: {} simulation{}, {} simulated activities\n", o.simulations,
+             o.simulations == 1 ? "" : "s", activities);
   const auto& best = o.rows[*o.chosen];
   fmt::print(out, "{}\n", o.decision);
   fmt::print(out,
-             "chosen: micro_batch_size {} ({} microbatches): step {:.4f} s, {:.2f} samples/s, "
+             "chosen: micro_batch_size {} ({} microbatch{}): step {:.4f} s, {:.2f} samples/s, "
              "{:.0f} tokens/s, MFU {:.1f}%, bound: {}\n",
-             best.micro_batch_size, best.num_microbatches, best.sim.step_time_s,
+             best.micro_batch_size, best.num_microbatches, best.num_microbatches == 1 ? "" : "es", best.sim.step_time_s,
              best.samples_per_s, best.tokens_per_s, 100 * best.mfu, best.sim.bound);
   fmt::print(out,
              "  step breakdown: compute {:.4f} s, weight streaming {:.4f} s (exposed {:.4f} s), "
@@ -70,10 +73,14 @@ void print_pass(std::FILE* out, const Job& job, const PassResult& r) {
              gb(m.total_bytes), gb(m.capacity_bytes), gb(m.activations_bytes),
              gb(m.weight_buffers_bytes), gb(m.gradients_bytes), gb(m.workspace_bytes),
              gb(m.headroom_bytes));
-  if (c.training_steps)
-    fmt::print(out, "  time to train: {} steps x {:.4f} s = {:.2f} h\n", *c.training_steps,
+  if (c.training_steps && c.mode == "train") {
+    const double total = static_cast<double>(*c.training_steps) * best.sim.step_time_s;
+    fmt::print(out, "  time to train: {} steps x {:.4f} s = {}\n", *c.training_steps,
                best.sim.step_time_s,
-               static_cast<double>(*c.training_steps) * best.sim.step_time_s / 3600);
+               total < 3600        ? fmt::format("{:.1f} min", total / 60)
+               : total < 4 * 86400 ? fmt::format("{:.2f} h", total / 3600)
+                                   : fmt::format("{:.1f} days", total / 86400));
+  }
 }
 
 }  // namespace csx::cli

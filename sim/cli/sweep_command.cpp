@@ -9,6 +9,7 @@
 #include <map>
 #include <sstream>
 #include <sys/wait.h>
+#include <sys/prctl.h>
 #include <unistd.h>
 
 #include "cli/commands.hpp"
@@ -77,9 +78,11 @@ class Progress {
 };
 
 // Child process: run one point, write its CSV rows to `out`. Exit 0, or 2 with the message.
-[[noreturn]] void run_point_child(const Job& job, const std::string& out) {
+[[noreturn]] void run_point_child(const Job& job, const std::string& out, pid_t parent) {
   std::signal(SIGINT, SIG_DFL);
   std::signal(SIGTERM, SIG_DFL);
+  ::prctl(PR_SET_PDEATHSIG, SIGKILL);  // die with the sweep
+  if (::getppid() != parent) _exit(5);
   int status = 0;
   std::string text;
   try {
@@ -124,7 +127,7 @@ int sweep_command(const Args& args) {
   if (!vm->count("num-csx") || !vm->count("batch-size"))
     throw InputError("sweep needs --num-csx LIST and --batch-size LIST (e.g. 1:16:x2 and "
                      "264,528)");
-  io::check_output_path(csv, "--csv");
+  io::check_output_path(csv, "--csv", {scenario_file});
   const auto num_csx = io::parse_value_list((*vm)["num-csx"].as<std::string>(), "--num-csx");
   const auto batches = io::parse_value_list((*vm)["batch-size"].as<std::string>(), "--batch-size");
   const std::int64_t jobs = optional_count(*vm, "jobs").value_or(1);
@@ -183,9 +186,10 @@ int sweep_command(const Args& args) {
       const std::string out = (tmp / fmt::format("{}-{}.csv", next->first.first,
                                                  next->first.second)).string();
       std::fflush(nullptr);
+      const pid_t parent = ::getpid();
       const pid_t pid = ::fork();
       if (pid < 0) throw std::runtime_error("fork() failed");
-      if (pid == 0) run_point_child(next->second, out);
+      if (pid == 0) run_point_child(next->second, out, parent);
       running.emplace(pid, Running{next->first, out});
       ++next;
     }

@@ -110,8 +110,9 @@ int validate_command(const Args& args) {
       args, "csxsim validate [--reference FILE] [--platform-override KEY=VALUE ...] [--csv FILE]",
       desc);
   if (!vm) return 0;
-  const std::string csv = vm->count("csv") ? (*vm)["csv"].as<std::string>() : "";
-  if (!csv.empty()) io::check_output_path(csv, "--csv");
+  const bool want_csv = vm->count("csv") > 0;
+  const std::string csv = want_csv ? (*vm)["csv"].as<std::string>() : "";
+  if (want_csv) io::check_output_path(csv, "--csv", {reference});
   Overrides base;
   if (vm->count("platform-override"))
     for (const auto& kv : (*vm)["platform-override"].as<std::vector<std::string>>()) {
@@ -172,7 +173,7 @@ int validate_command(const Args& args) {
                c.micro_batch_size, fmt::join(evaluated, ", "), fmt::join(e.tried, ", "));
     fmt::print("  {}\n", r.outcome.decision);
   }
-  if (!csv.empty()) io::write_file_atomically(csv, text);
+  if (want_csv) io::write_file_atomically(csv, text);
   return 0;
 }
 

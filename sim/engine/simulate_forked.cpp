@@ -1,11 +1,13 @@
 // Runs each simulation in a forked child (SimGrid's engine is process-wide) and passes the
 // result back through a pipe as JSON.
 #include <cerrno>
+#include <csignal>
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 #include <stdexcept>
 #include <string>
 #include <sys/wait.h>
+#include <sys/prctl.h>
 #include <unistd.h>
 
 #include "engine/simulation.hpp"
@@ -62,6 +64,7 @@ SimulationResult simulate(const SimulationInput& input) {
   int fds[2];
   if (::pipe(fds) != 0) throw std::runtime_error("pipe() failed");
   std::fflush(nullptr);
+  const pid_t parent = ::getpid();
   const pid_t pid = ::fork();
   if (pid < 0) {
     ::close(fds[0]);
@@ -69,6 +72,9 @@ SimulationResult simulate(const SimulationInput& input) {
     throw std::runtime_error("fork() failed");
   }
   if (pid == 0) {
+    // Die with csxsim: a killed run leaves no simulation running.
+    ::prctl(PR_SET_PDEATHSIG, SIGKILL);
+    if (::getppid() != parent) _exit(5);
     ::close(fds[0]);
     int status = 0;
     try {

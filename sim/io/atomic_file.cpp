@@ -12,12 +12,37 @@
 
 namespace csx::io {
 
-void check_output_path(const std::string& path, const std::string& flag) {
+namespace {
+
+// Where the bytes go: a symbolic link's target, else the path itself.
+std::string real_target(const std::string& path) {
   namespace fs = std::filesystem;
   std::error_code ec;
-  if (path.empty()) throw InputError(fmt::format("{}: the output path is empty", flag));
+  if (fs::is_symlink(path, ec)) {
+    const auto target = fs::weakly_canonical(path, ec);
+    if (!ec) return target.string();
+  }
+  return path;
+}
+
+}  // namespace
+
+void check_output_path(const std::string& given, const std::string& flag,
+                       const std::vector<std::string>& inputs) {
+  namespace fs = std::filesystem;
+  std::error_code ec;
+  if (given.empty()) throw InputError(fmt::format("{}: the output path is empty", flag));
+  const std::string path = real_target(given);
   if (fs::is_directory(path, ec))
-    throw InputError(fmt::format("{} {}: is a directory, expected a file path", flag, path));
+    throw InputError(fmt::format("{} {}: is a directory, expected a file path", flag, given));
+  if (fs::exists(path, ec) && !fs::is_regular_file(path, ec))
+    throw InputError(fmt::format("{} {}: exists and is not a regular file (a device, a pipe or "
+                                 "a socket); give a file path",
+                                 flag, given));
+  for (const auto& in : inputs)
+    if (fs::exists(path, ec) && fs::equivalent(path, in, ec))
+      throw InputError(fmt::format("{} {}: is the input file {}; refusing to overwrite it", flag,
+                                   given, in));
   fs::path dir = fs::path(path).parent_path();
   if (dir.empty()) dir = ".";
   if (!fs::is_directory(dir, ec))
@@ -34,8 +59,9 @@ void check_output_path(const std::string& path, const std::string& flag) {
     throw InputError(fmt::format("{} {}: the file is not writable", flag, path));
 }
 
-void write_file_atomically(const std::string& path, const std::string& content) {
+void write_file_atomically(const std::string& given, const std::string& content) {
   namespace fs = std::filesystem;
+  const std::string path = real_target(given);
   fs::path dir = fs::path(path).parent_path();
   if (dir.empty()) dir = ".";
   const std::string tmp =

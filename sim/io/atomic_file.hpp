@@ -3,14 +3,18 @@
 #pragma once
 
 #include <string>
+#include <vector>
 
 namespace csx::io {
 
 // Throws InputError when `path` cannot be written: its directory is missing or not writable,
-// or it names a directory. Call before any work starts.
-void check_output_path(const std::string& path, const std::string& flag);
+// it names a directory, a device or anything but a regular file, or it is one of `inputs`.
+// Call before any work starts.
+void check_output_path(const std::string& path, const std::string& flag,
+                       const std::vector<std::string>& inputs = {});
 
-// Writes `content` to `path` atomically. Throws InputError on failure; `path` is untouched then.
+// Writes `content` to `path` atomically (through a symbolic link to its target). Throws
+// InputError on failure; `path` is untouched then.
 void write_file_atomically(const std::string& path, const std::string& content);
 
 }  // namespace csx::io

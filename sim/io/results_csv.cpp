@@ -63,7 +63,7 @@ std::string csv_row(const RowContext& ctx, const search::CandidateResult& c,
                          c.memory.total_bytes, c.memory.capacity_bytes})
     f.push_back(csv_number(v));
   if (with_time_to_train)
-    f.push_back(c.simulated && ctx.training_steps
+    f.push_back(c.simulated && ctx.training_steps && ctx.mode == "train"
                     ? csv_number(static_cast<double>(*ctx.training_steps) * c.sim.step_time_s)
                     : std::string());
   return fmt::format("{}\n", fmt::join(f, ","));

@@ -20,7 +20,7 @@ struct RowContext {
   std::int64_t batch_size = 0;
   std::int64_t per_system_batch_size = 0;
   std::string requested_micro_batch_size;
-  std::optional<std::int64_t> training_steps;  // for time_to_train_s
+  std::optional<std::int64_t> training_steps;  // for time_to_train_s (training rows only)
 };
 
 // `with_time_to_train` appends time_to_train_s (sweeps).

@@ -82,7 +82,7 @@ Flags read_callbacks(const Block& init) {
                                                  "ScopedValidateFlags"};
       const std::string hint = did_you_mean(name, flag_blocks);
       if (std::find(flag_blocks.begin(), flag_blocks.end(), name) == flag_blocks.end()) {
-        if (!hint.empty() && name.find("Flags") != std::string::npos)
+        if (!hint.empty() && name.find("Flag") != std::string::npos)
           throw InputError(fmt::format("{}: unknown callback '{}'{}", init.where("callbacks"),
                                        name, hint));
         continue;
@@ -104,6 +104,10 @@ model::ModelSpec read_model_ref(const YAML::Node& root, const Block& holder,
                                 const std::string& file, const std::string& data_dir,
                                 std::optional<std::int64_t> seq_len,
                                 const std::optional<Block>& train_data) {
+  if (!holder.has_value("model"))
+    throw InputError(fmt::format("{}: required key is missing (the model: inline, or a models/ "
+                                 "file)",
+                                 holder.where("model")));
   const YAML::Node ref = holder.node()["model"];
   if (!ref.IsScalar()) return model::read_model(root, file, seq_len);
   // A referenced model file takes the scenario's sequence length, if it sets one.
@@ -124,14 +128,24 @@ void read_simulation(const Block& root, Scenario& s) {
   auto sim = root.optional_child("simulation");
   if (!sim) return;
   sim->require_known_keys(kSimulationKeys);
-  if (auto p = sim->get_string_opt("platform")) s.platform = *p;
+  if (auto p = sim->get_string_opt("platform")) {
+    s.platform = *p;
+    s.platform_where = sim->where("platform");
+  }
+  s.simulated_steps_where = sim->where("simulated_steps");
   if (auto m = sim->get_string_opt("mode")) s.mode = parse_mode(*m, sim->where("mode"));
   s.compile_only = sim->get_bool("compile_only", false);
   s.simulated_steps = sim->get_int_opt("simulated_steps", 2).value_or(2);
+  if (s.simulated_steps > 1000)
+    throw InputError(fmt::format("{} = {}: at most 1000 steps are simulated",
+                                 sim->where("simulated_steps"), s.simulated_steps));
   s.auto_min_speedup = sim->get_number_opt("auto_min_speedup", 0, 10).value_or(0.10);
 }
 
 }  // namespace
+
+Scenario read_scenario_unchecked(const YAML::Node& root_node, const std::string& file,
+                                 const std::string& data_dir, std::optional<std::int64_t> seq_len);
 
 std::string to_string(Mode m) {
   switch (m) {
@@ -189,23 +203,45 @@ batching::MbsSetting parse_mbs_node(const YAML::Node& n, const std::string& wher
   const std::string text = n.Scalar();
   if (text == "auto" || text == "explore" || text == "none")
     return batching::parse_mbs_setting(text, where);
-  if (!text.empty() && (std::isdigit(static_cast<unsigned char>(text[0])) || text[0] == '-' ||
-                        text[0] == '+'))
+  if (text.find(':') == std::string::npos && !text.empty() &&
+      (std::isdigit(static_cast<unsigned char>(text[0])) || text[0] == '-' || text[0] == '+'))
     return batching::MbsFixed{parse_int_scalar(text, where, 1)};
   return batching::parse_mbs_setting(text, where);
 }
 
 Scenario load_scenario(const std::string& file, const std::string& data_dir,
                        std::optional<std::int64_t> seq_len) {
-  const YAML::Node root_node = load_yaml_file(file);
+  return read_scenario(load_yaml_file(file), file, data_dir, seq_len);
+}
+
+Scenario read_scenario(const YAML::Node& root_node, const std::string& file,
+                       const std::string& data_dir, std::optional<std::int64_t> seq_len) {
+  try {
+    return read_scenario_unchecked(root_node, file, data_dir, seq_len);
+  } catch (const YAML::Exception& e) {
+    throw InputError(fmt::format("{}:{}: {}", file, e.mark.line + 1, e.msg));
+  }
+}
+
+Scenario read_scenario_unchecked(const YAML::Node& root_node, const std::string& file,
+                                 const std::string& data_dir, std::optional<std::int64_t> seq_len) {
+  if (!root_node.IsMap())
+    throw InputError(fmt::format("{}: expected a YAML mapping of keys at the top level", file));
   const Block root(file, "", root_node);
+  root.reject_typos({"trainer", "simulation", "train_input", "eval_input", "model", "runconfig"},
+                    {"optimizer", "sparsity", "csconfig", "description", "eval_input_2",
+                     "train_input_2"});
   Scenario s;
   s.file = file;
   if (root.has_value("trainer")) {
     YAML::Node t = root_node["trainer"];
     if (t.IsSequence() && t.size() > 0) t = t[0]["trainer"] ? t[0]["trainer"] : t[0];
     const Block trainer(file, "trainer", t);
+    trainer.reject_typos({"init", "fit"}, {"validate", "validate_all"});
     const Block init = trainer.child("init");
+    init.reject_typos({"backend", "callbacks", "loop", "model"},
+                      {"checkpoint", "logging", "model_dir", "optimizer", "precision",
+                       "schedulers", "seed", "autorestart"});
     std::optional<Block> train, val;
     if (auto fit = trainer.optional_child("fit")) {
       train = dataloader(*fit, "train_dataloader");
@@ -216,6 +252,7 @@ Scenario load_scenario(const std::string& file, const std::string& data_dir,
       if (auto cluster = backend->optional_child("cluster_config")) {
         cluster->reject_typos({"num_csx"}, kClusterIgnored);
         s.num_csx = cluster->get_int_opt("num_csx");
+        if (s.num_csx) s.num_csx_where = cluster->where("num_csx");
       }
     if (auto loop = init.optional_child("loop")) {
       loop->reject_typos({"max_steps"}, kLoopIgnored);
@@ -259,6 +296,7 @@ Scenario load_scenario(const std::string& file, const std::string& data_dir,
     if (auto run = root.optional_child("runconfig")) {
       run->reject_typos({"num_csx", "max_steps"}, kRunconfigIgnored);
       s.num_csx = run->get_int_opt("num_csx");
+      if (s.num_csx) s.num_csx_where = run->where("num_csx");
       s.max_steps = run->get_int_opt("max_steps");
     }
   }

@@ -33,6 +33,9 @@ struct Scenario {
   std::string train_micro_batch_size_where;  // "file:line: key" of the setting, for messages
   std::string eval_micro_batch_size_where;
   std::optional<std::int64_t> max_steps;  // loop.max_steps / runconfig.max_steps
+  std::string num_csx_where;              // "file:line: key" where num_csx was set
+  std::string platform_where;
+  std::string simulated_steps_where;
 
   // simulation: block (ours).
   std::string platform = "cs2";
@@ -46,6 +49,11 @@ struct Scenario {
 // or a string naming a model file (relative to the scenario, or a models/ stem under data_dir).
 // Throws InputError naming the file, key and value for anything malformed.
 [[nodiscard]] Scenario load_scenario(const std::string& file, const std::string& data_dir,
+                                     std::optional<std::int64_t> seq_len = std::nullopt);
+
+// The same from an already parsed document (`file` names it in messages).
+[[nodiscard]] Scenario read_scenario(const YAML::Node& root, const std::string& file,
+                                     const std::string& data_dir,
                                      std::optional<std::int64_t> seq_len = std::nullopt);
 
 // Parses a micro_batch_size YAML value: null (none), auto, explore, none, an integer, or

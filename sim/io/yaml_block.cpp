@@ -4,6 +4,8 @@
 #include <charconv>
 #include <cmath>
 #include <filesystem>
+#include <fstream>
+#include <map>
 #include <fmt/format.h>
 #include <limits>
 
@@ -12,22 +14,63 @@
 
 namespace csx::io {
 
+namespace {
+
+constexpr std::uintmax_t kMaxFileBytes = 16 << 20;
+
+// yaml-cpp keeps the first of two equal keys, Python's YAML (which the Cerebras stack uses) the
+// last: refuse duplicates rather than guess.
+void reject_duplicate_keys(const YAML::Node& n, const std::string& path) {
+  if (n.IsMap()) {
+    std::map<std::string, int> seen;
+    for (const auto& kv : n) {
+      if (!kv.first.IsScalar()) continue;
+      const auto [it, fresh] = seen.emplace(kv.first.Scalar(), kv.first.Mark().line + 1);
+      if (!fresh)
+        throw InputError(fmt::format("{}:{}: duplicate key '{}' (first on line {}); YAML "
+                                     "readers disagree on which one wins",
+                                     path, kv.first.Mark().line + 1, kv.first.Scalar(),
+                                     it->second));
+      reject_duplicate_keys(kv.second, path);
+    }
+  } else if (n.IsSequence()) {
+    for (const auto& item : n) reject_duplicate_keys(item, path);
+  }
+}
+
+}  // namespace
+
 YAML::Node load_yaml_file(const std::string& path) {
   namespace fs = std::filesystem;
   std::error_code ec;
   if (!fs::exists(path, ec)) throw InputError(fmt::format("{}: no such file", path));
   if (fs::is_directory(path, ec))
     throw InputError(fmt::format("{}: is a directory, expected a YAML file", path));
-  YAML::Node root;
+  if (!fs::is_regular_file(path, ec))
+    throw InputError(fmt::format("{}: is not a regular file", path));
+  if (fs::file_size(path, ec) > kMaxFileBytes)
+    throw InputError(fmt::format("{}: larger than {} MiB, not a csxsim input", path,
+                                 kMaxFileBytes >> 20));
+  std::vector<YAML::Node> docs;
   try {
-    root = YAML::LoadFile(path);
+    docs = YAML::LoadAllFromFile(path);
   } catch (const YAML::BadFile&) {
     throw InputError(fmt::format("{}: cannot be read", path));
   } catch (const YAML::Exception& e) {
-    throw InputError(fmt::format("{}:{}:{}: YAML syntax error: {}", path, e.mark.line + 1,
-                                 e.mark.column + 1, e.msg));
+    std::ifstream in(path);
+    std::string line;
+    for (int i = 0; i <= e.mark.line && std::getline(in, line);) ++i;
+    const bool tab = line.find('\t') != std::string::npos;
+    throw InputError(fmt::format("{}:{}:{}: YAML syntax error: {}{}", path, e.mark.line + 1,
+                                 e.mark.column + 1, e.msg,
+                                 tab ? " (this line has a tab; YAML indents with spaces only)" : ""));
   }
+  if (docs.size() > 1)
+    throw InputError(fmt::format("{}: holds {} YAML documents; csxsim reads one", path,
+                                 docs.size()));
+  YAML::Node root = docs.empty() ? YAML::Node() : docs.front();
   if (!root || root.IsNull()) throw InputError(fmt::format("{}: the file is empty", path));
+  reject_duplicate_keys(root, path);
   if (!root.IsMap())
     throw InputError(fmt::format("{}: expected a YAML mapping of keys at the top level", path));
   return root;
@@ -94,13 +137,17 @@ std::int64_t parse_int_scalar(const std::string& text, const std::string& where,
   return v;
 }
 
-std::int64_t Block::get_int(const std::string& key, std::int64_t min) const {
-  return parse_int_scalar(scalar(key).Scalar(), where(key), min);
+std::int64_t Block::get_int(const std::string& key, std::int64_t min, std::int64_t max) const {
+  const auto v = parse_int_scalar(scalar(key).Scalar(), where(key), min);
+  if (v > max)
+    throw InputError(fmt::format("{} = {}: must be at most {}", where(key), v, max));
+  return v;
 }
 
-std::optional<std::int64_t> Block::get_int_opt(const std::string& key, std::int64_t min) const {
+std::optional<std::int64_t> Block::get_int_opt(const std::string& key, std::int64_t min,
+                                               std::int64_t max) const {
   if (!has_value(key)) return std::nullopt;
-  return get_int(key, min);
+  return get_int(key, min, max);
 }
 
 double Block::get_number(const std::string& key, double min, double max) const {

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <limits>
 #include <optional>
 #include <string>
 #include <vector>
@@ -32,10 +33,13 @@ class Block {
   [[nodiscard]] Block child(const std::string& key) const;
   [[nodiscard]] std::optional<Block> optional_child(const std::string& key) const;
 
-  // Whole number >= min. Throws InputError on absence, wrong type, fraction, overflow, < min.
-  [[nodiscard]] std::int64_t get_int(const std::string& key, std::int64_t min = 1) const;
+  // Whole number in [min, max]. Throws InputError on absence, wrong type, fraction, overflow,
+  // or a value out of range.
+  [[nodiscard]] std::int64_t get_int(const std::string& key, std::int64_t min = 1,
+                                     std::int64_t max = std::numeric_limits<std::int64_t>::max()) const;
   [[nodiscard]] std::optional<std::int64_t> get_int_opt(const std::string& key,
-                                                        std::int64_t min = 1) const;
+                                                        std::int64_t min = 1,
+                                                        std::int64_t max = std::numeric_limits<std::int64_t>::max()) const;
   // Finite number within [min, max]; NaN, inf and non-numbers are refused.
   [[nodiscard]] double get_number(const std::string& key, double min, double max) const;
   [[nodiscard]] std::optional<double> get_number_opt(const std::string& key, double min,

@@ -12,6 +12,13 @@
 namespace csx::model {
 namespace {
 
+// Upper bounds that keep every count and product within 64-bit arithmetic; far above any
+// published model.
+constexpr std::int64_t kMaxWidth = 1'000'000;       // hidden_size, filter_size, heads
+constexpr std::int64_t kMaxLayers = 10'000;         // num_hidden_layers
+constexpr std::int64_t kMaxVocab = 100'000'000;     // vocab_size, num_classes
+constexpr std::int64_t kMaxSequence = 10'000'000;   // positions, sequence length, image side
+
 std::optional<std::string> family_in_file_name(const std::string& stem);
 
 // Keys of model blocks in Model Zoo configs that csxsim does not need (no effect on costs).
@@ -82,17 +89,19 @@ std::int64_t square_side(const io::Block& b, const std::string& key, std::int64_
       throw InputError(fmt::format("{}: expected [height, width]", b.where(key)));
     const auto hgt = io::parse_int_scalar(n[0].Scalar(), b.where(key), 1);
     const auto wid = io::parse_int_scalar(n[1].Scalar(), b.where(key), 1);
+    if (hgt > kMaxSequence)
+      throw InputError(fmt::format("{} = {}: must be at most {}", b.where(key), hgt, kMaxSequence));
     if (hgt != wid)
       throw InputError(fmt::format("{} = [{}, {}]: only square images are modelled",
                                    b.where(key), hgt, wid));
     return hgt;
   }
-  return b.get_int(key);
+  return b.get_int(key, 1, kMaxSequence);
 }
 
 void read_vision(const io::Block& m, ModelSpec& s) {
-  s.num_classes = m.get_int_opt("num_classes").value_or(1000);
-  s.num_channels = m.get_int_opt("num_channels").value_or(3);
+  s.num_classes = m.get_int_opt("num_classes", 1, kMaxVocab).value_or(1000);
+  s.num_channels = m.get_int_opt("num_channels", 1, 1000).value_or(3);
   s.image_size = square_side(m, "image_size", 224);
 }
 
@@ -105,8 +114,23 @@ const std::vector<std::string>& known_families() {
   return families;
 }
 
+ModelSpec read_model_unchecked(const YAML::Node& root, const std::string& file,
+                               std::optional<std::int64_t> seq_len);
+
 ModelSpec read_model(const YAML::Node& root, const std::string& file,
                      std::optional<std::int64_t> seq_len) {
+  try {
+    return read_model_unchecked(root, file, seq_len);
+  } catch (const YAML::Exception& e) {
+    throw InputError(fmt::format("{}:{}: {}", file, e.mark.line + 1, e.msg));
+  }
+}
+
+ModelSpec read_model_unchecked(const YAML::Node& root, const std::string& file,
+                               std::optional<std::int64_t> seq_len) {
+  if (seq_len && (*seq_len < 1 || *seq_len > kMaxSequence))
+    throw InputError(fmt::format("sequence length {} must be within [1, {}]", *seq_len,
+                                 kMaxSequence));
   const io::Block m = model_block(root, file);
   m.reject_typos(kReadModelKeys, kIgnoredModelKeys);
   ModelSpec s;
@@ -120,6 +144,8 @@ ModelSpec read_model(const YAML::Node& root, const std::string& file,
     s.name = "bert";
   else if (auto fam = family_in_file_name(s.label))
     s.name = *fam;
+  else if (m.has("nonlinearity") && m.has("vocab_size"))
+    s.name = "gpt3";  // a GPT-style decoder, the other legacy family without a name
   else
     throw InputError(fmt::format("{}: required key is missing (the model family, one of {})",
                                  m.where("name"), fmt::join(known_families(), ", ")));
@@ -135,6 +161,9 @@ ModelSpec read_model(const YAML::Node& root, const std::string& file,
     if (s.depth != 50)
       throw InputError(fmt::format("{} = {}: only ResNet-50 is modelled", m.where("depth"),
                                    s.depth));
+    if (seq_len)
+      throw InputError(fmt::format("{}: --seq-len applies to transformer models; this is a CNN",
+                                   file));
     read_vision(m, s);
     s.seq_len = 1;
     return s;
@@ -143,16 +172,16 @@ ModelSpec read_model(const YAML::Node& root, const std::string& file,
   s.architecture = s.name == "bert"                 ? Architecture::kEncoder
                    : s.name == "vision_transformer" ? Architecture::kVisionTransformer
                                                     : Architecture::kDecoder;
-  s.hidden_size = m.get_int("hidden_size");
-  s.num_hidden_layers = m.get_int("num_hidden_layers");
-  s.num_heads = m.get_int("num_heads");
-  s.filter_size = m.get_int("filter_size");
+  s.hidden_size = m.get_int("hidden_size", 1, kMaxWidth);
+  s.num_hidden_layers = m.get_int("num_hidden_layers", 1, kMaxLayers);
+  s.num_heads = m.get_int("num_heads", 1, kMaxWidth);
+  s.filter_size = m.get_int("filter_size", 1, kMaxWidth);
   if (s.hidden_size % s.num_heads != 0)
     throw InputError(fmt::format("{} = {}: num_heads must divide hidden_size = {}",
                                  m.where("num_heads"), s.num_heads, s.hidden_size));
   s.num_kv_heads = s.num_heads;
   if (auto extra = m.optional_child("extra_attention_params")) {
-    if (auto groups = extra->get_int_opt("num_kv_groups")) {
+    if (auto groups = extra->get_int_opt("num_kv_groups", 1, kMaxWidth)) {
       if (s.num_heads % *groups != 0)
         throw InputError(fmt::format("{} = {}: must divide num_heads = {}",
                                      extra->where("num_kv_groups"), *groups, s.num_heads));
@@ -175,8 +204,8 @@ ModelSpec read_model(const YAML::Node& root, const std::string& file,
                        : "learned");
   s.biases = family_has_biases(s.name);
   if (auto moe = m.optional_child("moe")) {
-    s.num_experts = moe->get_int_opt("num_experts").value_or(1);
-    s.top_k = moe->get_int_opt("top_k").value_or(1);
+    s.num_experts = moe->get_int_opt("num_experts", 1, 10000).value_or(1);
+    s.top_k = moe->get_int_opt("top_k", 1, 10000).value_or(1);
     if (s.top_k > s.num_experts)
       throw InputError(fmt::format("{} = {}: top_k cannot exceed num_experts = {}",
                                    moe->where("top_k"), s.top_k, s.num_experts));
@@ -190,21 +219,24 @@ ModelSpec read_model(const YAML::Node& root, const std::string& file,
                                    s.patch_size, s.image_size));
     const std::int64_t side = s.image_size / s.patch_size;
     s.seq_len = side * side + (m.get_bool("prepend_cls_token", true) ? 1 : 0);
+    if (s.seq_len > kMaxSequence)
+      throw InputError(fmt::format("{}: {} patches per image is more than {}", file, s.seq_len,
+                                   kMaxSequence));
     s.max_position_embeddings = s.seq_len;
     if (seq_len) s.seq_len = *seq_len;
     return s;
   }
 
-  s.vocab_size = m.get_int("vocab_size");
-  s.max_position_embeddings = m.get_int("max_position_embeddings");
+  s.vocab_size = m.get_int("vocab_size", 1, kMaxVocab);
+  s.max_position_embeddings = m.get_int("max_position_embeddings", 1, kMaxSequence);
   s.seq_len = s.max_position_embeddings;
   const auto data = train_data_block(root, file);
   if (data)
-    if (auto msl = data->get_int_opt("max_sequence_length")) s.seq_len = *msl;
+    if (auto msl = data->get_int_opt("max_sequence_length", 1, kMaxSequence)) s.seq_len = *msl;
   if (seq_len) s.seq_len = *seq_len;
   s.head_tokens = s.seq_len;
   if (s.architecture == Architecture::kEncoder && data)
-    if (auto preds = data->get_int_opt("max_predictions_per_seq"))
+    if (auto preds = data->get_int_opt("max_predictions_per_seq", 1, kMaxSequence))
       s.head_tokens = std::min(*preds, s.seq_len);
   if (s.position_embedding_type == "learned" && s.seq_len > s.max_position_embeddings)
     throw InputError(fmt::format(

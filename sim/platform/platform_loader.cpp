@@ -23,7 +23,6 @@ struct Param {
   double max;
 };
 
-constexpr double kInf = std::numeric_limits<double>::max();
 
 // Bounds keep the model physical: efficiencies and fractions at most 1, positive rates.
 const std::vector<Param>& params() {
@@ -112,7 +111,23 @@ PlatformSpec load_platform(const std::string& name_or_path, const std::string& d
                                    name_or_path, did_you_mean(name_or_path, known)));
     path = (fs::path(data_dir) / "platforms" / (name_or_path + ".yaml")).string();
   }
-  const io::Block root(path, "", io::load_yaml_file(path));
+  return read_platform(io::load_yaml_file(path), path);
+}
+
+PlatformSpec read_platform_unchecked(const YAML::Node& root_node, const std::string& path);
+
+PlatformSpec read_platform(const YAML::Node& root_node, const std::string& path) {
+  try {
+    return read_platform_unchecked(root_node, path);
+  } catch (const YAML::Exception& e) {
+    throw InputError(fmt::format("{}:{}: {}", path, e.mark.line + 1, e.msg));
+  }
+}
+
+PlatformSpec read_platform_unchecked(const YAML::Node& root_node, const std::string& path) {
+  if (!root_node.IsMap())
+    throw InputError(fmt::format("{}: expected a YAML mapping of keys at the top level", path));
+  const io::Block root(path, "", root_node);
   root.require_known_keys(kSections);
   PlatformSpec spec;
   spec.source = path;

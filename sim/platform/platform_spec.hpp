@@ -5,6 +5,7 @@
 
 #include <cstdint>
 #include <string>
+#include <yaml-cpp/yaml.h>
 
 namespace csx::platform {
 
@@ -69,6 +70,9 @@ struct PlatformSpec {
 // value out of range.
 [[nodiscard]] PlatformSpec load_platform(const std::string& name_or_path,
                                          const std::string& data_dir);
+
+// The same from an already parsed document (`file` names it in messages).
+[[nodiscard]] PlatformSpec read_platform(const YAML::Node& root, const std::string& file);
 
 // Sets one field by key (as in the platform file: "calibration.kernel_overhead_s") from text,
 // with the same checks as the loader. Throws InputError.

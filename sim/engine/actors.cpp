@@ -199,9 +199,7 @@ void swarmx_reduce(Context& ctx, std::int64_t node) {
 void csx_worker(Context& ctx, std::int64_t system) {
   const auto& S = ctx.sched;
   const auto& in_ = S.input();
-  const auto& plan = in_.plan;
-  const std::int64_t batch = plan.split.batch_of(system), k = plan.num_microbatches;
-  const std::int64_t q = batch / k, rem = batch % k;
+  const std::int64_t k = S.num_microbatches();
   const std::int64_t per_mb = S.weight_transfers_per_step() / k;
   const std::int64_t total = S.weight_transfers_per_step() * S.steps();
   const double peak = in_.platform.peak_flops;
@@ -226,7 +224,9 @@ void csx_worker(Context& ctx, std::int64_t system) {
   for (std::int64_t step = 0; step < S.steps(); ++step) {
     double compute = 0, waiting = 0;
     for (std::int64_t j = 0; j < k; ++j) {
-      const std::int64_t samples = q + (j < rem ? 1 : 0);
+      const std::int64_t samples = S.microbatch_samples(system, j);
+      const bool record = measured && step == S.steps() - 1;
+      const double mb_start = s4u::Engine::get_clock(), mb_compute = compute, mb_wait = waiting;
       if (in_.platform.microbatch_overhead_s > 0) {
         const double t0 = s4u::Engine::get_clock();
         s4u::this_actor::execute(in_.platform.microbatch_overhead_s * peak);
@@ -257,6 +257,11 @@ void csx_worker(Context& ctx, std::int64_t system) {
             last_grad.push_back(grads_out->put_async(&g_payload, S.chunk_bytes(w.layer)));
           ctx.activities += last_grad.size();
         }
+      }
+      if (record) {
+        ctx.result.microbatch_start_s.push_back(mb_start);
+        ctx.result.microbatch_compute_s.push_back(compute - mb_compute);
+        ctx.result.microbatch_wait_s.push_back(waiting - mb_wait);
       }
     }
     if (!S.train()) {

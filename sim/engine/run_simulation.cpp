@@ -28,6 +28,8 @@ const std::vector<std::string> kEngineArgs{
 
 constexpr std::int64_t kTracedSystems = 16;
 
+}  // namespace
+
 std::string bound_of(const SimulationResult& r) {
   const std::pair<double, const char*> parts[] = {
       {r.compute_time_s, "compute"},
@@ -40,7 +42,24 @@ std::string bound_of(const SimulationResult& r) {
   return best->second;
 }
 
-}  // namespace
+LinkBusy link_busy_times(const SimulationInput& input) {
+  // Streaming and reduction keep the slowest link of the MemoryX-to-wafer path busy for
+  // bytes / bandwidth; both directions have the same links (split duplex).
+  const auto& p = input.platform;
+  double slowest = std::min({p.memoryx_bandwidth_Bps, p.io_bandwidth_Bps(), p.fabric_bandwidth_Bps,
+                             p.sram_bandwidth_Bps});
+  if (build_swarmx_tree(input.plan.split.num_csx, p.swarmx_fanout).depth > 1)
+    slowest = std::min(slowest, static_cast<double>(p.io_ports) * p.swarmx_link_bandwidth_Bps);
+  const StepSchedule schedule(input);
+  double per_pass = 0;  // bytes of one pass over every layer
+  for (std::int64_t layer = 0; layer < schedule.num_layers(); ++layer)
+    per_pass += static_cast<double>(schedule.chunks(layer) * schedule.chunk_bytes(layer));
+  const double k = static_cast<double>(schedule.num_microbatches());
+  const double grad_passes =
+      static_cast<double>(schedule.grad_transfers_per_step()) /
+      static_cast<double>(std::max<std::int64_t>(1, schedule.num_layers()));
+  return {per_pass * k * (schedule.train() ? 2 : 1) / slowest, per_pass * grad_passes / slowest};
+}
 
 SimulationResult simulate_in_process(const SimulationInput& input) {
   if (input.simulated_steps < 2) throw std::invalid_argument("simulate at least two steps");
@@ -99,24 +118,9 @@ SimulationResult simulate_in_process(const SimulationInput& input) {
   r.step_time_s = r.step_end_s[last] - r.step_end_s[last - 1];
   r.end_time_s = r.step_end_s[last];
   r.activities = ctx.activities;
-  // Streaming and reduction keep the slowest link of the MemoryX-to-wafer path busy for
-  // bytes / bandwidth; both directions have the same links (split duplex).
-  const auto& p = input.platform;
-  double slowest = std::min({p.memoryx_bandwidth_Bps, p.io_bandwidth_Bps(), p.fabric_bandwidth_Bps,
-                             p.sram_bandwidth_Bps});
-  if (tree.depth > 1)
-    slowest = std::min(slowest, static_cast<double>(p.io_ports) * p.swarmx_link_bandwidth_Bps);
-  double weights = 0, grads = 0;
-  for (std::int64_t t = 0; t < schedule.weight_transfers_per_step(); ++t) {
-    const auto layer = schedule.weight_transfer(t).layer;
-    weights += static_cast<double>(schedule.chunks(layer) * schedule.chunk_bytes(layer));
-  }
-  for (std::int64_t t = 0; t < schedule.grad_transfers_per_step(); ++t) {
-    const auto layer = schedule.grad_layer(t);
-    grads += static_cast<double>(schedule.chunks(layer) * schedule.chunk_bytes(layer));
-  }
-  r.weight_stream_time_s = weights / slowest;
-  r.grad_reduce_time_s = grads / slowest;
+  const auto busy = link_busy_times(input);
+  r.weight_stream_time_s = busy.weights_s;
+  r.grad_reduce_time_s = busy.gradients_s;
   r.bound = bound_of(r);
   return r;
 }

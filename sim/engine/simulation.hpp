@@ -5,6 +5,7 @@
 
 #include <cstdint>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "batching/step_plan.hpp"
@@ -26,6 +27,14 @@ struct SimulationInput {
   // system sees identical links and the others hold the same or fewer samples (tested against
   // the full simulation). Off: all N systems and the whole tree.
   bool representative = true;
+  // Collapse runs of identical microbatches (representative runs only): simulate at most 5 of
+  // each size, check that the last ones repeat with a constant period, and add the period for
+  // the rest. Exact for the periodic steady state (tested against the full run); falls back to
+  // the full run when the period does not settle.
+  bool collapse_microbatches = true;
+  // Internal: microbatch sizes of system 0 as (size, count), replacing the plan's. Set by the
+  // collapse; empty means the plan's balanced sizes.
+  std::vector<std::pair<std::int64_t, std::int64_t>> microbatch_groups;
 };
 
 // One interval on a timeline track (Chrome trace-event "complete" event).
@@ -49,6 +58,9 @@ struct SimulationResult {
   std::vector<double> step_end_s;    // simulated time at the end of each step
   std::string bound;                 // compute | weight streaming | gradient reduce | optimizer
   std::uint64_t activities = 0;      // executions and communications issued
+  // System 0 in the last step, per microbatch: start time, seconds waiting for weights, kernel
+  // seconds.
+  std::vector<double> microbatch_start_s, microbatch_wait_s, microbatch_compute_s;
   std::vector<TraceEvent> trace;     // when record_trace
 };
 
@@ -56,7 +68,18 @@ struct SimulationResult {
 // Throws std::runtime_error when the child fails (an internal error).
 [[nodiscard]] SimulationResult simulate(const SimulationInput& input);
 
-// The same, in this process. SimGrid allows this once per process; used by simulate()'s child.
+// The same, in this process, without collapsing microbatches. SimGrid allows this once per
+// process; used by simulate()'s child.
 [[nodiscard]] SimulationResult simulate_in_process(const SimulationInput& input);
+
+// Busy seconds of the slowest link for one step's weights and gradients (bytes / bandwidth).
+struct LinkBusy {
+  double weights_s = 0;
+  double gradients_s = 0;
+};
+[[nodiscard]] LinkBusy link_busy_times(const SimulationInput& input);
+
+// The largest of compute, weight streaming, gradient reduce and optimizer busy times.
+[[nodiscard]] std::string bound_of(const SimulationResult& r);
 
 }  // namespace csx::engine

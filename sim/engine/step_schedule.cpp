@@ -14,12 +14,28 @@ StepSchedule::StepSchedule(const SimulationInput& input)
       k_(input.plan.num_microbatches),
       train_(input.pass == model::Pass::kTrain),
       steps_(input.simulated_steps) {
+  if (!input.microbatch_groups.empty()) {
+    k_ = 0;
+    for (const auto& g : input.microbatch_groups) k_ += g.second;
+  }
   for (const auto& L : input.costs.layers) {
     fill_.push_back(model::layer_tile_utilization(L, input.platform.wafer_grid_side,
                                                   input.platform.tile_half_elements));
     chunks_.push_back(std::max<std::int64_t>(
         1, static_cast<std::int64_t>(std::ceil(L.weight_bytes / input.platform.swarmx_chunk_bytes))));
   }
+}
+
+std::int64_t StepSchedule::microbatch_samples(std::int64_t system, std::int64_t j) const {
+  if (system == 0 && !input_.microbatch_groups.empty()) {
+    for (const auto& [size, count] : input_.microbatch_groups) {
+      if (j < count) return size;
+      j -= count;
+    }
+    return 0;
+  }
+  const std::int64_t batch = input_.plan.split.batch_of(system);
+  return batch / k_ + (j < batch % k_ ? 1 : 0);
 }
 
 std::int64_t StepSchedule::chunks(std::int64_t layer) const {

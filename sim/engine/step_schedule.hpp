@@ -36,6 +36,9 @@ class StepSchedule {
   [[nodiscard]] std::int64_t chunks(std::int64_t layer) const;
   [[nodiscard]] std::uint64_t chunk_bytes(std::int64_t layer) const;
 
+  // Samples in microbatch j of a system (balanced sizes, largest first, or the override).
+  [[nodiscard]] std::int64_t microbatch_samples(std::int64_t system, std::int64_t j) const;
+
   // True when gradients leave the wafer after microbatch j.
   [[nodiscard]] bool sends_gradients(std::int64_t microbatch) const;
   [[nodiscard]] std::int64_t grad_transfers_per_step() const;

@@ -207,6 +207,51 @@ TEST(Engine, RepresentativeEqualsFullSimulation) {
   }
 }
 
+// Collapsing runs of identical microbatches gives the uncollapsed step time (periodic steady
+// state), for compute- and streaming-bound plans, uneven groups, eval and on-wafer accumulation.
+TEST(Engine, CollapsedMicrobatchesEqualTheFullRun) {
+  auto p = ideal_platform();
+  p.peak_flops = 1e15;
+  p.compute_efficiency_max = 0.4;
+  p.efficiency_half_tokens = 3000;
+  p.kernel_overhead_s = 2e-4;
+  p.microbatch_overhead_s = 1e-3;
+  p.memoryx_bandwidth_Bps = 150e9;
+  p.io_ports = 12;
+  p.io_port_bandwidth_Bps = 12.5e9;
+  p.swarmx_link_bandwidth_Bps = 12.5e9;
+  p.swarmx_hop_latency_s = 5e-6;
+  p.swarmx_chunk_bytes = 1e8;
+  p.optimizer_rate_params_per_s = 1e10;
+  struct Case {
+    double f;  // forward FLOP per sample: large = compute bound, small = streaming bound
+    std::int64_t B, N, mbs;
+    model::Pass pass;
+    platform::GradientAccumulation acc;
+  };
+  const auto mem = platform::GradientAccumulation::kMemoryX;
+  for (const auto& t : {Case{4e9, 64, 1, 2, model::Pass::kTrain, mem},       // 32 x 2
+                        Case{4e9, 61, 1, 3, model::Pass::kTrain, mem},       // 21 mb: 19 x 3 + 2 x 2
+                        Case{1e7, 60, 1, 2, model::Pass::kTrain, mem},       // streaming bound
+                        Case{4e9, 300, 4, 7, model::Pass::kTrain, mem},      // 11 x 7 + 0 ... uneven
+                        Case{4e9, 77, 1, 4, model::Pass::kEval, mem},
+                        Case{4e9, 50, 1, 2, model::Pass::kTrain,
+                             platform::GradientAccumulation::kWafer}}) {
+    p.gradient_accumulation = t.acc;
+    auto in = input_for(uniform_model(4, 3e8, t.f), p, t.B, t.N, t.mbs, t.pass);
+    in.collapse_microbatches = false;
+    const auto full = engine::simulate(in);
+    in.collapse_microbatches = true;
+    const auto fast = engine::simulate(in);
+    EXPECT_LT(rel(fast.step_time_s, full.step_time_s), 1e-9) << t.B << "/" << t.mbs;
+    EXPECT_LT(rel(fast.compute_time_s, full.compute_time_s), 1e-9) << t.B << "/" << t.mbs;
+    EXPECT_LT(std::fabs(fast.exposed_stream_time_s - full.exposed_stream_time_s),
+              1e-9 * full.step_time_s);
+    EXPECT_EQ(fast.bound, full.bound);
+    EXPECT_LT(fast.activities, full.activities);
+  }
+}
+
 // The SwarmX tree: fan-out 4, depth ceil(log4 N), at least one node.
 TEST(SwarmxTree, Shape) {
   EXPECT_EQ(engine::build_swarmx_tree(1, 4).depth, 1);

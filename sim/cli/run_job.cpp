@@ -98,7 +98,7 @@ std::vector<PassResult> run_job(const Job& job) {
     req.simulated_steps = job.scenario.simulated_steps;
     req.auto_min_speedup = job.scenario.auto_min_speedup;
     PassResult r;
-    r.outcome = search::run_search(req, engine::simulate);
+    r.outcome = search::run_search(req, engine::simulate_all);
     r.context.model = job.scenario.model.label;
     r.context.platform = job.platform.name;
     r.context.mode = p.pass == model::Pass::kTrain ? "train" : "eval";

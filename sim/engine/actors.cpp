@@ -124,7 +124,7 @@ void memoryx_optimizer(Context& ctx) {
     const double now = s4u::Engine::get_clock();
     ctx.result.step_end_s[static_cast<std::size_t>(step)] = now;
     ctx.trace("steps", fmt::format("step {}", step), "step",
-              step == 0 ? 0.0 : ctx.result.step_end_s[static_cast<std::size_t>(step - 1)]);
+              step == 0 ? ctx.origin : ctx.result.step_end_s[static_cast<std::size_t>(step - 1)]);
     if (step == S.steps() - 1) ctx.result.optimizer_time_s = work_s;
     ctx.updated->release();
   }

@@ -28,6 +28,7 @@ struct Context {
   std::deque<std::int64_t> optimizer_queue;
   simgrid::s4u::SemaphorePtr gradients_ready;
 
+  double origin = 0;  // engine clock when this simulation started
   SimulationResult result;
   std::uint64_t activities = 0;
   std::int64_t traced_systems = 0;  // CS-X tracks recorded (the first ones)

@@ -61,21 +61,16 @@ LinkBusy link_busy_times(const SimulationInput& input) {
   return {per_pass * k * (schedule.train() ? 2 : 1) / slowest, per_pass * grad_passes / slowest};
 }
 
-SimulationResult simulate_in_process(const SimulationInput& input) {
-  if (input.simulated_steps < 2) throw std::invalid_argument("simulate at least two steps");
-  std::vector<std::string> args = kEngineArgs;
-  std::vector<char*> argv;
-  for (auto& a : args) argv.push_back(a.data());
-  int argc = static_cast<int>(argv.size());
-  s4u::Engine engine(&argc, argv.data());
+namespace {
 
+// One plan on an already built cluster; the engine's clock goes on from earlier runs, so every
+// time is taken relative to this run's start.
+SimulationResult run_on(s4u::Engine& engine, const Cluster& cluster, const SwarmxTree& tree,
+                        const SimulationInput& input) {
+  if (input.simulated_steps < 2) throw std::invalid_argument("simulate at least two steps");
   const StepSchedule schedule(input);
-  const SwarmxTree tree =
-      input.representative
-          ? build_swarmx_chain(input.plan.split.num_csx, input.platform.swarmx_fanout)
-          : build_swarmx_tree(input.plan.split.num_csx, input.platform.swarmx_fanout);
-  const Cluster cluster = build_cluster(input.platform, tree);
   Context ctx(schedule, tree);
+  ctx.origin = s4u::Engine::get_clock();
   ctx.traced_systems =
       std::min(kTracedSystems, static_cast<std::int64_t>(tree.system_parent.size()));
   ctx.result.step_end_s.assign(static_cast<std::size_t>(input.simulated_steps), 0.0);
@@ -104,16 +99,20 @@ SimulationResult simulate_in_process(const SimulationInput& input) {
   if (engine.get_actor_count() != 0)
     throw std::runtime_error(fmt::format("simulation deadlocked with {} actors blocked",
                                          engine.get_actor_count()));
-  for (std::size_t s = 1; s < ctx.result.step_end_s.size(); ++s)
-    if (!(ctx.result.step_end_s[s] > ctx.result.step_end_s[s - 1]))
-      throw std::runtime_error("simulation ended without completing every step");
-
   SimulationResult r = std::move(ctx.result);
-  if (!schedule.train())
+  for (auto& t : r.step_end_s) t -= ctx.origin;
+  for (auto& t : r.microbatch_start_s) t -= ctx.origin;
+  for (auto& e : r.trace) {
+    e.start_s -= ctx.origin;
+    e.end_s -= ctx.origin;
+  }
+  for (std::size_t s = 1; s < r.step_end_s.size(); ++s)
+    if (!(r.step_end_s[s] > r.step_end_s[s - 1]))
+      throw std::runtime_error("simulation ended without completing every step");
+  if (!schedule.train() && input.record_trace)
     for (std::size_t s = 0; s < r.step_end_s.size(); ++s)
-      if (input.record_trace)
-        r.trace.push_back({"steps", fmt::format("step {}", s), "step",
-                           s == 0 ? 0.0 : r.step_end_s[s - 1], r.step_end_s[s]});
+      r.trace.push_back({"steps", fmt::format("step {}", s), "step",
+                         s == 0 ? 0.0 : r.step_end_s[s - 1], r.step_end_s[s]});
   const auto last = r.step_end_s.size() - 1;
   r.step_time_s = r.step_end_s[last] - r.step_end_s[last - 1];
   r.end_time_s = r.step_end_s[last];
@@ -123,6 +122,26 @@ SimulationResult simulate_in_process(const SimulationInput& input) {
   r.grad_reduce_time_s = busy.gradients_s;
   r.bound = bound_of(r);
   return r;
+}
+
+}  // namespace
+
+std::vector<SimulationResult> simulate_in_process(const std::vector<SimulationInput>& inputs) {
+  std::vector<SimulationResult> results;
+  if (inputs.empty()) return results;
+  std::vector<std::string> args = kEngineArgs;
+  std::vector<char*> argv;
+  for (auto& a : args) argv.push_back(a.data());
+  int argc = static_cast<int>(argv.size());
+  s4u::Engine engine(&argc, argv.data());
+  const auto& first = inputs.front();
+  const SwarmxTree tree =
+      first.representative
+          ? build_swarmx_chain(first.plan.split.num_csx, first.platform.swarmx_fanout)
+          : build_swarmx_tree(first.plan.split.num_csx, first.platform.swarmx_fanout);
+  const Cluster cluster = build_cluster(first.platform, tree);
+  for (const auto& in : inputs) results.push_back(run_on(engine, cluster, tree, in));
+  return results;
 }
 
 }  // namespace csx::engine

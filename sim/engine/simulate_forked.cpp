@@ -6,6 +6,7 @@
 #include <csignal>
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <sys/wait.h>
@@ -66,7 +67,7 @@ void write_all(int fd, const std::string& data) {
   }
 }
 
-SimulationResult run_forked(const SimulationInput& input) {
+std::vector<SimulationResult> run_forked(const std::vector<SimulationInput>& inputs) {
   int fds[2];
   if (::pipe(fds) != 0) throw std::runtime_error("pipe() failed");
   std::fflush(nullptr);
@@ -85,7 +86,9 @@ SimulationResult run_forked(const SimulationInput& input) {
     int status = 0;
     try {
       // Doubles round-trip exactly: nlohmann::json prints the shortest exact form.
-      write_all(fds[1], to_json(simulate_in_process(input)).dump());
+      nlohmann::json all = nlohmann::json::array();
+      for (const auto& r : simulate_in_process(inputs)) all.push_back(to_json(r));
+      write_all(fds[1], all.dump());
     } catch (const std::exception& e) {
       write_all(fds[1], nlohmann::json{{"error", e.what()}}.dump());
       status = 3;
@@ -121,7 +124,36 @@ SimulationResult run_forked(const SimulationInput& input) {
     }
     throw std::runtime_error("simulation process failed (" + why + ")");
   }
-  return from_json(nlohmann::json::parse(data));
+  std::vector<SimulationResult> results;
+  for (const auto& j : nlohmann::json::parse(data)) results.push_back(from_json(j));
+  if (results.size() != inputs.size())
+    throw std::runtime_error("simulation process returned too few results");
+  return results;
+}
+
+// One child per cluster shape (platform, num_csx, representative), inputs kept in order.
+std::vector<SimulationResult> run_grouped(const std::vector<SimulationInput>& inputs) {
+  std::vector<SimulationResult> out(inputs.size());
+  std::vector<bool> done(inputs.size(), false);
+  for (std::size_t i = 0; i < inputs.size(); ++i) {
+    if (done[i]) continue;
+    std::vector<std::size_t> members;
+    std::vector<SimulationInput> group;
+    for (std::size_t j = i; j < inputs.size(); ++j) {
+      const auto& a = inputs[i];
+      const auto& b = inputs[j];
+      if (done[j] || a.representative != b.representative ||
+          a.plan.split.num_csx != b.plan.split.num_csx || a.platform.source != b.platform.source ||
+          a.platform.name != b.platform.name)
+        continue;
+      members.push_back(j);
+      group.push_back(b);
+      done[j] = true;
+    }
+    auto results = run_forked(group);
+    for (std::size_t m = 0; m < members.size(); ++m) out[members[m]] = std::move(results[m]);
+  }
+  return out;
 }
 
 constexpr std::int64_t kKeptPerGroup = 5;
@@ -131,32 +163,39 @@ bool same(double a, double b) { return std::fabs(a - b) <= kPeriodTolerance * st
 
 }  // namespace
 
-SimulationResult simulate(const SimulationInput& input) {
+namespace {
+
+// The reduced input of a collapsible plan (at most kKeptPerGroup microbatches of each size), or
+// nothing when the plan is to run as it is.
+std::optional<SimulationInput> reduced_input(const SimulationInput& input) {
   if (!input.representative || !input.collapse_microbatches || input.record_trace ||
       !input.microbatch_groups.empty())
-    return run_forked(input);
-  const auto& split = input.plan.split;
-  const auto groups = input.plan.microbatch_groups(split.per_system_batch_size);
+    return std::nullopt;
+  const auto groups = input.plan.microbatch_groups(input.plan.split.per_system_batch_size);
   bool reducible = false;
   SimulationInput reduced = input;
   for (const auto& [size, count] : groups) {
     reducible = reducible || count > kKeptPerGroup;
     reduced.microbatch_groups.emplace_back(size, std::min(count, kKeptPerGroup));
   }
-  if (!reducible) return run_forked(input);
-  SimulationResult r = run_forked(reduced);
-  // In each collapsed group, the last kept microbatches must repeat with one period; the
-  // remaining count - kept microbatches then each add that period, their compute and waits.
+  if (!reducible) return std::nullopt;
+  return reduced;
+}
+
+// Extends a reduced run to the whole plan. In each collapsed group the last kept microbatches
+// must repeat with one period; the remaining count - kept microbatches then each add that
+// period, their compute and their waits. Nothing when the period has not settled.
+std::optional<SimulationResult> extend(const SimulationInput& input, SimulationResult r) {
   double add_time = 0, add_compute = 0, add_wait = 0;
   std::size_t first = 0;
-  for (const auto& [size, count] : groups) {
+  const auto& t = r.microbatch_start_s;
+  for (const auto& [size, count] : input.plan.microbatch_groups(input.plan.split.per_system_batch_size)) {
     const auto kept = static_cast<std::size_t>(std::min(count, kKeptPerGroup));
     if (count > kKeptPerGroup) {
-      const auto& t = r.microbatch_start_s;
+      if (t.size() < first + kept) return std::nullopt;
       const std::size_t a = first + kept - 4;  // durations a->a+1, a+1->a+2, a+2->a+3
-      if (t.size() < first + kept) return run_forked(input);
       const double d1 = t[a + 1] - t[a], d2 = t[a + 2] - t[a + 1], d3 = t[a + 3] - t[a + 2];
-      if (!same(d1, d3) || !same(d2, d3)) return run_forked(input);
+      if (!same(d1, d3) || !same(d2, d3)) return std::nullopt;
       const double extra = static_cast<double>(count - kKeptPerGroup);
       add_time += extra * d3;
       add_compute += extra * r.microbatch_compute_s[a + 2];
@@ -179,5 +218,37 @@ SimulationResult simulate(const SimulationInput& input) {
   r.microbatch_compute_s.clear();
   return r;
 }
+
+}  // namespace
+
+std::vector<SimulationResult> simulate_all(const std::vector<SimulationInput>& inputs) {
+  std::vector<SimulationInput> first_pass;
+  std::vector<bool> reduced(inputs.size(), false);
+  for (std::size_t i = 0; i < inputs.size(); ++i) {
+    auto r = reduced_input(inputs[i]);
+    reduced[i] = r.has_value();
+    first_pass.push_back(r ? std::move(*r) : inputs[i]);
+  }
+  auto results = run_grouped(first_pass);
+  std::vector<std::size_t> again;
+  for (std::size_t i = 0; i < inputs.size(); ++i) {
+    if (!reduced[i]) continue;
+    if (auto full = extend(inputs[i], std::move(results[i]))) results[i] = std::move(*full);
+    else again.push_back(i);
+  }
+  if (!again.empty()) {
+    // The period did not settle: simulate those plans in full.
+    std::vector<SimulationInput> full;
+    for (const auto i : again) {
+      full.push_back(inputs[i]);
+      full.back().collapse_microbatches = false;
+    }
+    auto rerun = run_grouped(full);
+    for (std::size_t n = 0; n < again.size(); ++n) results[again[n]] = std::move(rerun[n]);
+  }
+  return results;
+}
+
+SimulationResult simulate(const SimulationInput& input) { return simulate_all({input}).front(); }
 
 }  // namespace csx::engine

@@ -64,13 +64,17 @@ struct SimulationResult {
   std::vector<TraceEvent> trace;     // when record_trace
 };
 
-// Simulates input.simulated_steps steps of the plan in a forked child process.
-// Throws std::runtime_error when the child fails (an internal error).
+// Simulates input.simulated_steps steps of each plan, in forked child processes: one per
+// group of inputs that share a cluster (platform, num_csx, representative), which run one after
+// another on one SimGrid engine. Results are in input order.
+// Throws std::runtime_error when a child fails (an internal error).
+[[nodiscard]] std::vector<SimulationResult> simulate_all(const std::vector<SimulationInput>& inputs);
 [[nodiscard]] SimulationResult simulate(const SimulationInput& input);
 
-// The same, in this process, without collapsing microbatches. SimGrid allows this once per
-// process; used by simulate()'s child.
-[[nodiscard]] SimulationResult simulate_in_process(const SimulationInput& input);
+// The same in this process, without collapsing microbatches; every input must share the first
+// one's cluster. SimGrid allows one engine per process: call this once (simulate_all's child).
+[[nodiscard]] std::vector<SimulationResult> simulate_in_process(
+    const std::vector<SimulationInput>& inputs);
 
 // Busy seconds of the slowest link for one step's weights and gradients (bytes / bandwidth).
 struct LinkBusy {

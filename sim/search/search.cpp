@@ -10,15 +10,18 @@
 namespace csx::search {
 namespace {
 
-CandidateResult evaluate(const SearchRequest& req, std::int64_t mbs, const Simulator& simulate,
-                         int& simulations) {
+// The candidate's row before simulation: memory, fit, and the plan to simulate if it fits.
+CandidateResult prepare(const SearchRequest& req, std::int64_t mbs) {
   CandidateResult c;
   c.micro_batch_size = mbs;
   c.num_microbatches = batching::num_microbatches(req.split.per_system_batch_size, mbs);
   c.memory = model::on_chip_memory(req.costs, req.platform, mbs, req.pass);
   c.fits = c.memory.fits;
   c.reason = c.memory.reason;
-  if (!c.fits) return c;
+  return c;
+}
+
+engine::SimulationInput plan_input(const SearchRequest& req, std::int64_t mbs) {
   engine::SimulationInput in;
   in.costs = req.costs;
   in.platform = req.platform;
@@ -26,15 +29,17 @@ CandidateResult evaluate(const SearchRequest& req, std::int64_t mbs, const Simul
   in.pass = req.pass;
   in.seq_len = req.seq_len;
   in.simulated_steps = req.simulated_steps;
-  c.sim = simulate(in);
-  ++simulations;
+  return in;
+}
+
+void record(const SearchRequest& req, CandidateResult& c, engine::SimulationResult sim) {
+  c.sim = std::move(sim);
   c.simulated = true;
   const double B = static_cast<double>(req.split.batch_size);
   c.samples_per_s = B / c.sim.step_time_s;
   c.tokens_per_s = c.samples_per_s * static_cast<double>(req.seq_len);
   c.mfu = model_flops_per_step(req.costs, req.pass, req.split.batch_size) /
           (c.sim.step_time_s * static_cast<double>(req.split.num_csx) * req.platform.peak_flops);
-  return c;
 }
 
 // Fastest fitting row; ties go to the larger MBS (fewer microbatches).
@@ -76,7 +81,18 @@ SearchOutcome run_search(const SearchRequest& req, const Simulator& simulate) {
     }
     std::sort(candidates.begin(), candidates.end(), std::greater<>());
   }
-  for (const auto mbs : candidates) out.rows.push_back(evaluate(req, mbs, simulate, out.simulations));
+  std::vector<engine::SimulationInput> inputs;
+  std::vector<std::size_t> simulated_rows;
+  for (const auto mbs : candidates) {
+    out.rows.push_back(prepare(req, mbs));
+    if (!out.rows.back().fits) continue;
+    inputs.push_back(plan_input(req, mbs));
+    simulated_rows.push_back(out.rows.size() - 1);
+  }
+  auto sims = inputs.empty() ? std::vector<engine::SimulationResult>{} : simulate(inputs);
+  for (std::size_t i = 0; i < simulated_rows.size(); ++i)
+    record(req, out.rows[simulated_rows[i]], std::move(sims[i]));
+  out.simulations = static_cast<int>(simulated_rows.size());
 
   const auto best = fastest(out.rows);
   if (!best) {

@@ -55,7 +55,9 @@ struct SearchOutcome {
   int simulations = 0;
 };
 
-using Simulator = std::function<engine::SimulationResult(const engine::SimulationInput&)>;
+// Simulates a batch of plans; results in input order.
+using Simulator = std::function<std::vector<engine::SimulationResult>(
+    const std::vector<engine::SimulationInput>&)>;
 
 // Throws RuleError for a refused setting and InfeasibleError when MemoryX cannot hold the model.
 // When no candidate fits, returns an outcome without a chosen row (the caller reports it and

@@ -10,7 +10,8 @@ import time
 from clitest import CSXSIM, check, expect, finish
 
 SCEN = "scenarios/gpt3_xl_4x_cs2.yaml"
-GRID = ["--num-csx", "1:8:x2", "--batch-size", "64,96,128", "--steps", "100"]
+GRID = ["--num-csx", "1:32:x2", "--batch-size", "264,528,1056", "--micro-batch-size", "explore",
+        "--compile-only", "--steps", "100"]
 
 
 def points(path):

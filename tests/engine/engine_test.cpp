@@ -68,6 +68,24 @@ platform::PlatformSpec ideal_platform() {
   return p;
 }
 
+// Finite rates and bandwidths of CS-2's order, with chunked SwarmX transfers.
+platform::PlatformSpec cs2_like_platform() {
+  auto p = ideal_platform();
+  p.peak_flops = 1e15;
+  p.compute_efficiency_max = 0.4;
+  p.efficiency_half_tokens = 3000;
+  p.kernel_overhead_s = 2e-4;
+  p.microbatch_overhead_s = 1e-3;
+  p.memoryx_bandwidth_Bps = 150e9;
+  p.io_ports = 12;
+  p.io_port_bandwidth_Bps = 12.5e9;
+  p.swarmx_link_bandwidth_Bps = 12.5e9;
+  p.swarmx_hop_latency_s = 5e-6;
+  p.swarmx_chunk_bytes = 1e8;
+  p.optimizer_rate_params_per_s = 1e10;
+  return p;
+}
+
 engine::SimulationInput input_for(const model::ModelCosts& c, const platform::PlatformSpec& p,
                                   std::int64_t B, std::int64_t N, std::int64_t mbs,
                                   model::Pass pass = model::Pass::kTrain) {
@@ -175,19 +193,7 @@ TEST(Engine, UnevenSplitIsSetByTheFullestSystem) {
 // The representative simulation (one system per SwarmX level) gives the full simulation's step
 // time, for even and uneven splits, several tree depths, chunked transfers, train and eval.
 TEST(Engine, RepresentativeEqualsFullSimulation) {
-  auto p = ideal_platform();
-  p.peak_flops = 1e15;
-  p.compute_efficiency_max = 0.4;
-  p.efficiency_half_tokens = 3000;
-  p.kernel_overhead_s = 2e-4;
-  p.microbatch_overhead_s = 1e-3;
-  p.memoryx_bandwidth_Bps = 150e9;
-  p.io_port_bandwidth_Bps = 12.5e9;
-  p.io_ports = 12;
-  p.swarmx_link_bandwidth_Bps = 12.5e9;
-  p.swarmx_hop_latency_s = 5e-6;
-  p.swarmx_chunk_bytes = 1e8;
-  p.optimizer_rate_params_per_s = 1e10;
+  const auto p = cs2_like_platform();
   const auto c = uniform_model(5, 3e8, 4e9);
   struct Case {
     std::int64_t B, N, mbs;
@@ -210,19 +216,7 @@ TEST(Engine, RepresentativeEqualsFullSimulation) {
 // Collapsing runs of identical microbatches gives the uncollapsed step time (periodic steady
 // state), for compute- and streaming-bound plans, uneven groups, eval and on-wafer accumulation.
 TEST(Engine, CollapsedMicrobatchesEqualTheFullRun) {
-  auto p = ideal_platform();
-  p.peak_flops = 1e15;
-  p.compute_efficiency_max = 0.4;
-  p.efficiency_half_tokens = 3000;
-  p.kernel_overhead_s = 2e-4;
-  p.microbatch_overhead_s = 1e-3;
-  p.memoryx_bandwidth_Bps = 150e9;
-  p.io_ports = 12;
-  p.io_port_bandwidth_Bps = 12.5e9;
-  p.swarmx_link_bandwidth_Bps = 12.5e9;
-  p.swarmx_hop_latency_s = 5e-6;
-  p.swarmx_chunk_bytes = 1e8;
-  p.optimizer_rate_params_per_s = 1e10;
+  auto p = cs2_like_platform();
   struct Case {
     double f;  // forward FLOP per sample: large = compute bound, small = streaming bound
     std::int64_t B, N, mbs;

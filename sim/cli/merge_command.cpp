@@ -1,6 +1,7 @@
 // `csxsim merge A.csv B.csv ... -o ALL.csv`: joins sweep shards into the CSV an unsharded
 // sweep writes.
 #include <fmt/format.h>
+#include <optional>
 
 #include "cli/commands.hpp"
 #include "cli/options.hpp"
@@ -20,9 +21,15 @@ int merge_command(const Args& args) {
   pos.add("inputs", -1);
   const auto vm = parse_options(args, "csxsim merge A.csv B.csv ... -o ALL.csv", desc, &pos);
   if (!vm) return 0;
-  io::check_output_path(output, "-o");
+  io::check_output_path(output, "-o", inputs);
   SweepTable table;
-  for (const auto& f : inputs) read_sweep_csv_into(f, table);
+  std::optional<SweepIdentity> id;
+  for (const auto& f : inputs) {
+    const SweepTable part = read_sweep_csv(f);
+    if (!id && !part.points.empty()) id = identity_of(part);
+    if (id) check_identity(part, *id, f);
+    read_sweep_csv_into(f, table);
+  }
   io::write_file_atomically(output, table.render());
   return 0;
 }

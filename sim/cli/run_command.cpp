@@ -96,6 +96,12 @@ int run_command(const Args& args) {
   const auto overrides = read_overrides(*vm);
   const auto scenario = io::load_scenario(scenario_file, data_dir(), optional_count(*vm, "seq-len"));
   const Job job = make_job(scenario, overrides, data_dir());
+  // Now that the model and platform files are known, none of them may be overwritten either.
+  const std::vector<std::string> inputs{scenario_file, job.platform.source, scenario.model.source};
+  if (want_csv) io::check_output_path(csv, "--csv", inputs);
+  if (want_trace) io::check_output_path(trace, "--trace", inputs);
+  if (want_csv && want_trace && csv == trace)
+    throw InputError(fmt::format("--csv and --trace name the same file {}", csv));
   const auto results = run_job(job);
 
   const bool quiet = vm->count("quiet") > 0;

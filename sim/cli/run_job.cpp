@@ -17,8 +17,13 @@ Job make_job(const io::Scenario& s, const Overrides& o, const std::string& data_
     if (o.platform || s.platform_where.empty()) throw;
     throw InputError(fmt::format("{}: {}", s.platform_where, e.what()));
   }
-  for (const auto& [key, value] : o.platform_overrides)
-    platform::override_parameter(job.platform, key, value);
+  for (const auto& [key, value] : o.platform_overrides) {
+    // PLATFORM:KEY applies to that platform only.
+    const auto colon = key.find(':');
+    if (colon == std::string::npos) platform::override_parameter(job.platform, key, value);
+    else if (key.substr(0, colon) == job.platform.name)
+      platform::override_parameter(job.platform, key.substr(colon + 1), value);
+  }
   job.costs = model::layer_costs(s.model);
   job.num_csx_defaulted = !o.num_csx && !s.num_csx;
   job.num_csx = o.num_csx.value_or(s.num_csx.value_or(1));
@@ -29,8 +34,8 @@ Job make_job(const io::Scenario& s, const Overrides& o, const std::string& data_
         job.platform.name, job.platform.max_cluster_size, job.platform.source));
   job.scenario.compile_only = s.compile_only || o.compile_only;
   if (o.simulated_steps) job.scenario.simulated_steps = *o.simulated_steps;
-  if (job.scenario.simulated_steps < 2 || job.scenario.simulated_steps > 1000)
-    throw InputError(fmt::format("{} = {}: between 2 and 1000 steps are simulated (the last is "
+  if (job.scenario.simulated_steps < 2 || job.scenario.simulated_steps > 100)
+    throw InputError(fmt::format("{} = {}: between 2 and 100 steps are simulated (the last is "
                                  "reported)",
                                  o.simulated_steps ? "--sim-steps" : s.simulated_steps_where,
                                  job.scenario.simulated_steps));

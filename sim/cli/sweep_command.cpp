@@ -166,7 +166,17 @@ int sweep_command(const Args& args) {
   SweepTable table;
   if (vm->count("resume") && std::filesystem::exists(csv)) {
     table = read_sweep_csv(csv);
-    table.keep_only(todo);
+    if (!todo.empty()) {
+      const Job& job = todo.begin()->second;
+      SweepIdentity id{job.scenario.model.label, job.platform.name, {}};
+      for (const auto& p : job.passes) id.requested.push_back(batching::to_string(p.setting));
+      check_identity(table, id, csv);
+    }
+    for (const auto& [key, rows] : table.points)
+      if (!todo.count(key))
+        throw InputError(fmt::format("{}: holds num_csx {}, batch_size {}, which is not in this "
+                                     "sweep's grid (or shard); refusing to drop it",
+                                     csv, key.first, key.second));
     for (const auto& [key, rows] : table.points) todo.erase(key);
     fmt::print(stderr, "resume: {} finished points kept from {}\n", table.points.size(), csv);
   }

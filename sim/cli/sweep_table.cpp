@@ -2,6 +2,7 @@
 #include "cli/sweep_table.hpp"
 
 #include <fmt/format.h>
+#include <algorithm>
 #include <fstream>
 
 #include "batching/mbs_setting.hpp"
@@ -46,6 +47,36 @@ void read_sweep_csv_into(const std::string& path, SweepTable& into) {
                                    path, key.first, key.second));
     into.points.emplace(key, std::move(text));
   }
+}
+
+void check_identity(const SweepTable& t, const SweepIdentity& id, const std::string& path) {
+  for (const auto& [key, rows] : t.points) {
+    std::size_t start = 0;
+    while (start < rows.size()) {
+      const auto end = rows.find('\n', start);
+      const auto f = io::split_csv_record(rows.substr(start, end - start));
+      start = end + 1;
+      const bool requested_ok =
+          std::find(id.requested.begin(), id.requested.end(), f[6]) != id.requested.end();
+      if (f[0] != id.model || f[1] != id.platform || !requested_ok)
+        throw InputError(fmt::format(
+            "{}: point num_csx {}, batch_size {} is from another sweep (model {}, platform {}, "
+            "micro_batch_size {}; expected {}, {}, {})",
+            path, key.first, key.second, f[0], f[1], f[6], id.model, id.platform,
+            id.requested.empty() ? "" : id.requested.front()));
+    }
+  }
+}
+
+SweepIdentity identity_of(const SweepTable& t) {
+  SweepIdentity id;
+  if (t.points.empty()) return id;
+  const auto& rows = t.points.begin()->second;
+  const auto f = io::split_csv_record(rows.substr(0, rows.find('\n')));
+  id.model = f[0];
+  id.platform = f[1];
+  id.requested = {f[6]};
+  return id;
 }
 
 SweepTable read_sweep_csv(const std::string& path) {

@@ -6,6 +6,7 @@
 #include <map>
 #include <string>
 #include <utility>
+#include <vector>
 
 namespace csx::cli {
 
@@ -23,6 +24,17 @@ struct SweepTable {
       it = keys.count(it->first) ? std::next(it) : points.erase(it);
   }
 };
+
+// What every row of one sweep shares: model, platform and the requested micro_batch_size.
+struct SweepIdentity {
+  std::string model, platform;
+  std::vector<std::string> requested;  // one per pass (train, eval)
+};
+
+// Throws InputError naming `path` when a row of `t` belongs to another sweep.
+void check_identity(const SweepTable& t, const SweepIdentity& id, const std::string& path);
+// The identity of the first row of `t` (for merge: every input must share it).
+[[nodiscard]] SweepIdentity identity_of(const SweepTable& t);
 
 // Reads a sweep CSV. Throws InputError naming the file for a wrong header or a malformed row.
 // `into` collects rows; a point already in it is an error (the same point in two shards).

@@ -7,6 +7,7 @@
 #include "cli/commands.hpp"
 #include "cli/options.hpp"
 #include "cli/run_job.hpp"
+#include "common/did_you_mean.hpp"
 #include "common/errors.hpp"
 #include "io/atomic_file.hpp"
 #include "io/results_csv.hpp"
@@ -131,6 +132,23 @@ int validate_command(const Args& args) {
     std::erase_if(decisions, [&](const Entry& e) { return e.platform != only; });
   }
 
+  if (measurements.empty() && decisions.empty())
+    throw InputError(fmt::format("{}: no entries to validate{}", reference,
+                                 vm->count("only-platform")
+                                     ? fmt::format(" for platform '{}'",
+                                                   (*vm)["only-platform"].as<std::string>())
+                                     : std::string()));
+  for (const auto& [key, value] : base.platform_overrides) {
+    const auto colon = key.find(':');
+    if (colon == std::string::npos) continue;
+    const std::string p = key.substr(0, colon);
+    bool used = false;
+    for (const auto& e : measurements) used = used || e.platform == p;
+    for (const auto& e : decisions) used = used || e.platform == p;
+    if (!used)
+      throw InputError(fmt::format("--platform-override {}={}: no entry runs on platform '{}'{}",
+                                   key, value, p, did_you_mean(p, {"cs2", "cs3"})));
+  }
   fmt::print("{:<24} {:<5} {:>4} {:>6} {:>6} {:>12} {:>12} {:>8} {:>17}\n", "entry", "plat", "N",
              "batch", "MBS", "measured/s", "simulated/s", "error", "bound");
   std::string text =

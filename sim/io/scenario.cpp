@@ -136,8 +136,8 @@ void read_simulation(const Block& root, Scenario& s) {
   if (auto m = sim->get_string_opt("mode")) s.mode = parse_mode(*m, sim->where("mode"));
   s.compile_only = sim->get_bool("compile_only", false);
   s.simulated_steps = sim->get_int_opt("simulated_steps", 2).value_or(2);
-  if (s.simulated_steps > 1000)
-    throw InputError(fmt::format("{} = {}: at most 1000 steps are simulated",
+  if (s.simulated_steps > 100)
+    throw InputError(fmt::format("{} = {}: at most 100 steps are simulated",
                                  sim->where("simulated_steps"), s.simulated_steps));
   s.auto_min_speedup = sim->get_number_opt("auto_min_speedup", 0, 10).value_or(0.10);
 }
@@ -244,6 +244,7 @@ Scenario read_scenario_unchecked(const YAML::Node& root_node, const std::string&
                        "schedulers", "seed", "autorestart"});
     std::optional<Block> train, val;
     if (auto fit = trainer.optional_child("fit")) {
+      fit->reject_typos({"train_dataloader", "val_dataloader"}, {"ckpt_path"});
       train = dataloader(*fit, "train_dataloader");
       val = dataloader(*fit, "val_dataloader");
     }

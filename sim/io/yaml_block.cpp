@@ -81,8 +81,10 @@ Block::Block(std::string file, std::string key_path, YAML::Node node)
 
 std::string Block::where(const std::string& key) const {
   const std::string path = key_path_.empty() ? key : key_path_ + "." + key;
-  YAML::Node n = has(key) ? node_[key] : node_;
-  const auto mark = n.Mark();
+  YAML::Mark mark = node_.Mark();
+  if (node_.IsMap())
+    for (const auto& kv : node_)
+      if (kv.first.IsScalar() && kv.first.Scalar() == key) mark = kv.first.Mark();
   if (mark.is_null()) return fmt::format("{}: {}", file_, path);
   return fmt::format("{}:{}: {}", file_, mark.line + 1, path);
 }
@@ -211,7 +213,9 @@ void Block::reject_typos(const std::vector<std::string>& read,
     const std::string key = kv.first.Scalar();
     if (std::find(read.begin(), read.end(), key) != read.end()) continue;
     if (std::find(ignored.begin(), ignored.end(), key) != ignored.end()) continue;
-    const std::string hint = did_you_mean(key, read);
+    std::vector<std::string> known = read;
+    known.insert(known.end(), ignored.begin(), ignored.end());
+    const std::string hint = did_you_mean(key, known);
     if (!hint.empty()) throw InputError(fmt::format("{}: unknown key{}", where(key), hint));
   }
 }

@@ -57,6 +57,7 @@ io::Block model_block(const YAML::Node& root, const std::string& file) {
     return trainer.child("init").child("model");
   }
   if (top.has_value("model")) return top.child("model");
+  top.reject_typos({"trainer", "model"}, {"train_input", "eval_input", "runconfig", "optimizer"});
   throw InputError(fmt::format(
       "{}: no model found: expected trainer.init.model (Trainer layout) or model (legacy "
       "layout){}",

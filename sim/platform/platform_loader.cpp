@@ -43,7 +43,7 @@ const std::vector<Param>& params() {
       {"calibration", "optimizer_rate_params_per_s", &PlatformSpec::optimizer_rate_params_per_s,
        1, 1e18},
       {"calibration", "swarmx_hop_latency_s", &PlatformSpec::swarmx_hop_latency_s, 0, 1},
-      {"calibration", "swarmx_chunk_bytes", &PlatformSpec::swarmx_chunk_bytes, 1e3, 1e15},
+      {"calibration", "swarmx_chunk_bytes", &PlatformSpec::swarmx_chunk_bytes, 1e7, 1e15},
       {"calibration", "compute_efficiency_max", &PlatformSpec::compute_efficiency_max, 1e-6, 1},
       {"calibration", "efficiency_half_tokens", &PlatformSpec::efficiency_half_tokens, 0, 1e12},
       {"calibration", "wafer_grid_side", &PlatformSpec::wafer_grid_side, 1, 1e5},

@@ -143,7 +143,7 @@ int sweep_command(const Args& args) {
     for (const auto b : batches) grid.emplace_back(n, b);
   std::sort(grid.begin(), grid.end());
   grid.erase(std::unique(grid.begin(), grid.end()), grid.end());
-  std::map<PointKey, Job> todo;
+  std::map<PointKey, Job> pending;
   std::string first_refusal;
   std::size_t refused = 0;
   for (std::size_t i = 0; i < grid.size(); ++i) {
@@ -152,7 +152,7 @@ int sweep_command(const Args& args) {
     o.num_csx = grid[i].first;
     o.batch_size = grid[i].second;
     try {
-      todo.emplace(grid[i], make_job(scenario, o, data_dir()));
+      pending.emplace(grid[i], make_job(scenario, o, data_dir()));
     } catch (const RuleError& e) {
       if (first_refusal.empty()) first_refusal = e.what();
       ++refused;
@@ -160,39 +160,39 @@ int sweep_command(const Args& args) {
                  grid[i].second, e.what());
     }
   }
-  if (todo.empty() && refused > 0)
+  if (pending.empty() && refused > 0)
     throw RuleError(fmt::format("every grid point was refused; first: {}", first_refusal));
 
   SweepTable table;
   if (vm->count("resume") && std::filesystem::exists(csv)) {
     table = read_sweep_csv(csv);
-    if (!todo.empty()) {
-      const Job& job = todo.begin()->second;
+    if (!pending.empty()) {
+      const Job& job = pending.begin()->second;
       SweepIdentity id{job.scenario.model.label, job.platform.name, {}};
       for (const auto& p : job.passes) id.requested.push_back(batching::to_string(p.setting));
       check_identity(table, id, csv);
     }
     for (const auto& [key, rows] : table.points)
-      if (!todo.count(key))
+      if (!pending.count(key))
         throw InputError(fmt::format("{}: holds num_csx {}, batch_size {}, which is not in this "
                                      "sweep's grid (or shard); refusing to drop it",
                                      csv, key.first, key.second));
-    for (const auto& [key, rows] : table.points) todo.erase(key);
+    for (const auto& [key, rows] : table.points) pending.erase(key);
     fmt::print(stderr, "resume: {} finished points kept from {}\n", table.points.size(), csv);
   }
 
-  const std::size_t total = todo.size() + table.points.size();
+  const std::size_t total = pending.size() + table.points.size();
   Progress progress(total, isatty(STDERR_FILENO) && !vm->count("quiet"));
   const auto tmp = std::filesystem::temp_directory_path() /
                    fmt::format("csxsim-sweep-{}", ::getpid());
   std::filesystem::create_directories(tmp);
   install_handlers();
   std::map<pid_t, Running> running;
-  auto next = todo.begin();
+  auto next = pending.begin();
   auto last_write = std::chrono::steady_clock::now();
   std::string failure;
-  while ((next != todo.end() || !running.empty()) && g_signal == 0 && failure.empty()) {
-    while (next != todo.end() && static_cast<std::int64_t>(running.size()) < jobs) {
+  while ((next != pending.end() || !running.empty()) && g_signal == 0 && failure.empty()) {
+    while (next != pending.end() && static_cast<std::int64_t>(running.size()) < jobs) {
       const std::string out = (tmp / fmt::format("{}-{}.csv", next->first.first,
                                                  next->first.second)).string();
       std::fflush(nullptr);

@@ -115,13 +115,8 @@ int candidates_command(const Args& args) {
   const auto vm = parse_options(
       args, "csxsim candidates --batch-size B --num-csx N [--micro-batch-size M] [--json]", desc);
   if (!vm) return 0;
-  constexpr std::int64_t kMaxListedSystems = 1 << 20;
   const auto split = batching::split_batch(batching::parse_positive_int(batch, "--batch-size"),
                                            batching::parse_positive_int(num_csx, "--num-csx"));
-  if (split.num_csx > kMaxListedSystems)
-    throw InputError(fmt::format("--num-csx = {} is too large: candidates lists every system, "
-                                 "up to {}",
-                                 split.num_csx, kMaxListedSystems));
   const auto setting = batching::parse_mbs_setting(mbs, "--micro-batch-size");
   // No model here: assume a transformer and compile-only, so every setting can be shown.
   const auto r = batching::resolve(setting, split, {"(any transformer)", true, false}, true);

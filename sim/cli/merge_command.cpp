@@ -25,10 +25,10 @@ int merge_command(const Args& args) {
   SweepTable table;
   std::optional<SweepIdentity> id;
   for (const auto& f : inputs) {
-    const SweepTable part = read_sweep_csv(f);
+    SweepTable part = read_sweep_csv(f);
     if (!id && !part.points.empty()) id = identity_of(part);
     if (id) check_identity(part, *id, f);
-    read_sweep_csv_into(f, table);
+    merge_points(std::move(part), table, f);
   }
   io::write_file_atomically(output, table.render());
   return 0;

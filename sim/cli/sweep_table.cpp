@@ -18,7 +18,7 @@ std::string SweepTable::render() const {
   return out;
 }
 
-void read_sweep_csv_into(const std::string& path, SweepTable& into) {
+SweepTable read_sweep_csv(const std::string& path) {
   std::ifstream in(path);
   if (!in) throw InputError(fmt::format("{}: cannot be read", path));
   std::string line;
@@ -40,7 +40,11 @@ void read_sweep_csv_into(const std::string& path, SweepTable& into) {
                                                     fmt::format("{}:{}: batch_size", path, n))};
     rows[key] += line + "\n";
   }
-  for (auto& [key, text] : rows) {
+  return SweepTable{std::move(rows)};
+}
+
+void merge_points(SweepTable part, SweepTable& into, const std::string& path) {
+  for (auto& [key, text] : part.points) {
     if (into.points.count(key))
       throw InputError(fmt::format("{}: point num_csx {}, batch_size {} is already in another "
                                    "input",
@@ -79,10 +83,5 @@ SweepIdentity identity_of(const SweepTable& t) {
   return id;
 }
 
-SweepTable read_sweep_csv(const std::string& path) {
-  SweepTable t;
-  read_sweep_csv_into(path, t);
-  return t;
-}
 
 }  // namespace csx::cli

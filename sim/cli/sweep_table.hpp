@@ -37,8 +37,9 @@ void check_identity(const SweepTable& t, const SweepIdentity& id, const std::str
 [[nodiscard]] SweepIdentity identity_of(const SweepTable& t);
 
 // Reads a sweep CSV. Throws InputError naming the file for a wrong header or a malformed row.
-// `into` collects rows; a point already in it is an error (the same point in two shards).
-void read_sweep_csv_into(const std::string& path, SweepTable& into);
 [[nodiscard]] SweepTable read_sweep_csv(const std::string& path);
+// Adds `part`'s points to `into`; a point already there is an error naming `path` (the same
+// point in two shards).
+void merge_points(SweepTable part, SweepTable& into, const std::string& path);
 
 }  // namespace csx::cli

@@ -9,23 +9,21 @@
 #include "io/atomic_file.hpp"
 #include "io/results_csv.hpp"
 #include "io/trace_json.hpp"
-#include "engine/simulation.hpp"
 
 namespace csx::cli {
 
 void add_job_options(po::options_description& desc) {
-  desc.add_options()
-      ("num-csx", po::value<std::string>(), "number of CS-X systems N")
-      ("batch-size", po::value<std::string>(), "global batch size B (samples)")
-      ("micro-batch-size", po::value<std::string>(), "auto | explore | none | INT | MIN:MAX")
-      ("platform", po::value<std::string>(), "cs2 | cs3 | platform file")
-      ("mode", po::value<std::string>(), "train | eval | train_and_eval")
-      ("compile-only", "compile-only mode (required by explore)")
-      ("steps", po::value<std::string>(), "training steps, for time to train")
-      ("sim-steps", po::value<std::string>(), "steps to simulate (>= 2, default 2)")
-      ("seq-len", po::value<std::string>(), "sequence length override (tokens)")
-      ("platform-override", po::value<std::vector<std::string>>()->composing(),
-       "KEY=VALUE, e.g. calibration.kernel_overhead_s=0.002 (repeatable)");
+  desc.add_options()("num-csx", po::value<std::string>(), "number of CS-X systems N")(
+      "batch-size", po::value<std::string>(), "global batch size B (samples)")(
+      "micro-batch-size", po::value<std::string>(), "auto | explore | none | INT | MIN:MAX")(
+      "platform", po::value<std::string>(), "cs2 | cs3 | platform file")(
+      "mode", po::value<std::string>(), "train | eval | train_and_eval")(
+      "compile-only", "compile-only mode (required by explore)")(
+      "steps", po::value<std::string>(), "training steps, for time to train")(
+      "sim-steps", po::value<std::string>(), "steps to simulate (>= 2, default 2)")(
+      "seq-len", po::value<std::string>(), "sequence length override (tokens)")(
+      "platform-override", po::value<std::vector<std::string>>()->composing(),
+      "KEY=VALUE, e.g. calibration.kernel_overhead_s=0.002 (repeatable)");
 }
 
 Overrides read_overrides(const po::variables_map& vm, bool grid) {
@@ -35,8 +33,8 @@ Overrides read_overrides(const po::variables_map& vm, bool grid) {
     o.batch_size = optional_count(vm, "batch-size");
   }
   if (vm.count("micro-batch-size"))
-    o.micro_batch_size = batching::parse_mbs_setting(vm["micro-batch-size"].as<std::string>(),
-                                                     "--micro-batch-size");
+    o.micro_batch_size =
+        batching::parse_mbs_setting(vm["micro-batch-size"].as<std::string>(), "--micro-batch-size");
   if (vm.count("platform")) o.platform = vm["platform"].as<std::string>();
   if (vm.count("mode")) o.mode = io::parse_mode(vm["mode"].as<std::string>(), "--mode");
   o.compile_only = vm.count("compile-only") > 0;
@@ -51,6 +49,8 @@ Overrides read_overrides(const po::variables_map& vm, bool grid) {
     }
   return o;
 }
+
+constexpr std::int64_t kMaxJobs = 1024;
 
 // Simulates the chosen candidate once more, recording its timeline.
 void write_trace(const std::string& path, const Job& job, const PassResult& r) {
@@ -68,9 +68,10 @@ void write_trace(const std::string& path, const Job& job, const PassResult& r) {
   in.representative = job.num_csx > 16;
   const auto sim = engine::simulate(in);
   io::write_file_atomically(
-      path, io::chrome_trace_json(sim.trace, fmt::format("{} on {} x {}, {} MBS {}", r.context.model,
-                                                         job.num_csx, job.platform.name,
-                                                         r.context.mode, chosen.micro_batch_size)));
+      path,
+      io::chrome_trace_json(
+          sim.trace, fmt::format("{} on {} x {}, {} MBS {}", r.context.model, job.num_csx,
+                                 job.platform.name, r.context.mode, chosen.micro_batch_size)));
 }
 
 int run_command(const Args& args) {
@@ -79,11 +80,13 @@ int run_command(const Args& args) {
   desc.add_options()("scenario", po::value(&scenario_file)->required(),
                      "scenario or Model Zoo params file");
   add_job_options(desc);
-  desc.add_options()
-      ("csv", po::value<std::string>(), "write one row per candidate to this CSV file")
-      ("trace", po::value<std::string>(),
-       "write a Chrome trace-event JSON of the chosen candidate's simulated steps")
-      ("quiet,q", "print nothing but errors");
+  desc.add_options()("csv", po::value<std::string>(),
+                     "write one row per candidate to this CSV file")(
+      "trace", po::value<std::string>(),
+      "write a Chrome trace-event JSON of the chosen candidate's simulated steps")(
+      "jobs,j", po::value<std::string>(),
+      "candidates simulated at once (default: one per available CPU)")("quiet,q",
+                                                                       "print nothing but errors");
   po::positional_options_description pos;
   pos.add("scenario", 1);
   const auto vm = parse_options(args, "csxsim run SCENARIO [options]", desc, &pos);
@@ -94,8 +97,13 @@ int run_command(const Args& args) {
   if (want_csv) io::check_output_path(csv, "--csv", {scenario_file});
   if (want_trace) io::check_output_path(trace, "--trace", {scenario_file, csv});
   const auto overrides = read_overrides(*vm);
-  const auto scenario = io::load_scenario(scenario_file, data_dir(), optional_count(*vm, "seq-len"));
-  const Job job = make_job(scenario, overrides, data_dir());
+  const auto scenario =
+      io::load_scenario(scenario_file, data_dir(), optional_count(*vm, "seq-len"));
+  Job job = make_job(scenario, overrides, data_dir());
+  const auto jobs = optional_count(*vm, "jobs");
+  if (jobs && *jobs > kMaxJobs)
+    throw InputError(fmt::format("--jobs {}: at most {} simulations run at once", *jobs, kMaxJobs));
+  job.simulation_processes = static_cast<int>(jobs.value_or(0));
   // Now that the model and platform files are known, none of them may be overwritten either.
   const std::vector<std::string> inputs{scenario_file, job.platform.source, scenario.model.source};
   if (want_csv) io::check_output_path(csv, "--csv", inputs);

@@ -20,7 +20,8 @@ Job make_job(const io::Scenario& s, const Overrides& o, const std::string& data_
   for (const auto& [key, value] : o.platform_overrides) {
     // PLATFORM:KEY applies to that platform only.
     const auto colon = key.find(':');
-    if (colon == std::string::npos) platform::override_parameter(job.platform, key, value);
+    if (colon == std::string::npos)
+      platform::override_parameter(job.platform, key, value);
     else if (key.substr(0, colon) == job.platform.name)
       platform::override_parameter(job.platform, key.substr(colon + 1), value);
   }
@@ -35,21 +36,21 @@ Job make_job(const io::Scenario& s, const Overrides& o, const std::string& data_
   job.scenario.compile_only = s.compile_only || o.compile_only;
   if (o.simulated_steps) job.scenario.simulated_steps = *o.simulated_steps;
   if (job.scenario.simulated_steps < 2 || job.scenario.simulated_steps > 100)
-    throw InputError(fmt::format("{} = {}: between 2 and 100 steps are simulated (the last is "
-                                 "reported)",
-                                 o.simulated_steps ? "--sim-steps" : s.simulated_steps_where,
-                                 job.scenario.simulated_steps));
+    throw InputError(fmt::format(
+        "{} = {}: between 2 and 100 steps are simulated (the last is "
+        "reported)",
+        o.simulated_steps ? "--sim-steps" : s.simulated_steps_where, job.scenario.simulated_steps));
   job.training_steps = o.training_steps ? o.training_steps : s.max_steps;
   const io::Mode mode = o.mode.value_or(s.mode);
   const auto batch_for = [&](bool train) -> std::int64_t {
     if (o.batch_size) return *o.batch_size;
     const auto b = train ? s.batch_size : (s.eval_batch_size ? s.eval_batch_size : s.batch_size);
     if (!b)
-      throw InputError(fmt::format(
-          "{}: no {} batch size: set {} in the file or pass --batch-size", s.file,
-          train ? "training" : "eval",
-          train ? "trainer.fit.train_dataloader.batch_size (or train_input.batch_size)"
-                : "trainer.fit.val_dataloader.batch_size (or eval_input.batch_size)"));
+      throw InputError(
+          fmt::format("{}: no {} batch size: set {} in the file or pass --batch-size", s.file,
+                      train ? "training" : "eval",
+                      train ? "trainer.fit.train_dataloader.batch_size (or train_input.batch_size)"
+                            : "trainer.fit.val_dataloader.batch_size (or eval_input.batch_size)"));
     return *b;
   };
   const auto setting_for = [&](bool train) {
@@ -70,9 +71,9 @@ Job make_job(const io::Scenario& s, const Overrides& o, const std::string& data_
   // came from.
   for (const auto& p : job.passes) {
     const bool train = p.pass == model::Pass::kTrain;
-    const std::string& where =
-        o.micro_batch_size ? std::string("--micro-batch-size")
-                           : (train ? s.train_micro_batch_size_where : s.eval_micro_batch_size_where);
+    const std::string& where = o.micro_batch_size ? std::string("--micro-batch-size")
+                                                  : (train ? s.train_micro_batch_size_where
+                                                           : s.eval_micro_batch_size_where);
     const auto split = batching::split_batch(p.batch_size, job.num_csx);
     try {
       (void)batching::resolve(p.setting, split,
@@ -103,7 +104,9 @@ std::vector<PassResult> run_job(const Job& job) {
     req.simulated_steps = job.scenario.simulated_steps;
     req.auto_min_speedup = job.scenario.auto_min_speedup;
     PassResult r;
-    r.outcome = search::run_search(req, engine::simulate_all);
+    r.outcome = search::run_search(req, [&job](const std::vector<engine::SimulationInput>& in) {
+      return engine::simulate_all(in, job.simulation_processes);
+    });
     r.context.model = job.scenario.model.label;
     r.context.platform = job.platform.name;
     r.context.mode = p.pass == model::Pass::kTrain ? "train" : "eval";

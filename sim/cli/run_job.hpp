@@ -40,7 +40,8 @@ struct Job {
     std::int64_t batch_size = 0;
     batching::MbsSetting setting;
   };
-  std::vector<Pass> passes;  // train, eval, or both
+  std::vector<Pass> passes;      // train, eval, or both
+  int simulation_processes = 0;  // simulations run at once; 0: one per available CPU
 };
 
 struct PassResult {

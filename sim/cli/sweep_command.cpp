@@ -1,22 +1,23 @@
 // `csxsim sweep`: run's search over a grid of (num_csx, batch_size) points, in parallel worker
 // processes, shardable, resumable; one CSV with rows sorted by (num_csx, batch_size).
+#include <fmt/format.h>
+#include <sys/prctl.h>
+#include <sys/wait.h>
+#include <unistd.h>
 #include <cerrno>
 #include <chrono>
 #include <csignal>
 #include <filesystem>
-#include <fmt/format.h>
 #include <fstream>
 #include <map>
 #include <sstream>
-#include <sys/wait.h>
-#include <sys/prctl.h>
-#include <unistd.h>
 
 #include "cli/commands.hpp"
 #include "cli/job_options.hpp"
 #include "cli/run_job.hpp"
 #include "cli/sweep_table.hpp"
 #include "common/errors.hpp"
+#include "engine/simulation.hpp"
 #include "io/atomic_file.hpp"
 #include "io/results_csv.hpp"
 #include "io/value_list.hpp"
@@ -26,7 +27,9 @@ namespace csx::cli {
 namespace {
 
 volatile std::sig_atomic_t g_signal = 0;
-extern "C" void on_signal(int sig) { g_signal = sig; }
+extern "C" void on_signal(int sig) {
+  g_signal = sig;
+}
 
 void install_handlers() {
   struct sigaction sa {};
@@ -55,12 +58,12 @@ class Progress {
   void update(std::size_t done, const PointKey& last) {
     if (!enabled_) return;
     const double elapsed = std::chrono::duration<double>(Clock::now() - start_).count();
-    const double eta = done > 0 ? elapsed / static_cast<double>(done) *
-                                      static_cast<double>(total_ - done)
-                                : 0;
+    const double eta =
+        done > 0 ? elapsed / static_cast<double>(done) * static_cast<double>(total_ - done) : 0;
     const std::size_t width = 30, filled = total_ ? width * done / total_ : width;
-    fmt::print(stderr, "\r[{}{}] {}/{} points  ETA {:02}:{:02}:{:02}  last: num_csx {}, "
-                       "batch_size {}   ",
+    fmt::print(stderr,
+               "\r[{}{}] {}/{} points  ETA {:02}:{:02}:{:02}  last: num_csx {}, "
+               "batch_size {}   ",
                std::string(filled, '#'), std::string(width - filled, '.'), done, total_,
                static_cast<int>(eta) / 3600, static_cast<int>(eta) / 60 % 60,
                static_cast<int>(eta) % 60, last.first, last.second);
@@ -90,8 +93,8 @@ class Progress {
       for (const auto& row : r.outcome.rows) text += io::csv_row(r.context, row, true);
   } catch (const std::exception& e) {
     text = e.what();
-    status = dynamic_cast<const InputError*>(&e) || dynamic_cast<const InfeasibleError*>(&e) ? 2
-                                                                                              : 3;
+    status =
+        dynamic_cast<const InputError*>(&e) || dynamic_cast<const InfeasibleError*>(&e) ? 2 : 3;
   }
   try {
     io::write_file_atomically(out, text);
@@ -110,12 +113,12 @@ int sweep_command(const Args& args) {
   desc.add_options()("scenario", po::value(&scenario_file)->required(),
                      "scenario or Model Zoo params file");
   add_job_options(desc);
-  desc.add_options()
-      ("csv", po::value(&csv)->required(), "output CSV (rows sorted by num_csx, batch_size)")
-      ("jobs,j", po::value<std::string>(), "grid points simulated in parallel (default 1)")
-      ("shard", po::value<std::string>(), "I/N: run only points with index % N == I")
-      ("resume", "keep the finished points already in --csv and run the rest")
-      ("quiet,q", "no progress bar");
+  desc.add_options()("csv", po::value(&csv)->required(),
+                     "output CSV (rows sorted by num_csx, batch_size)")(
+      "jobs,j", po::value<std::string>(), "grid points simulated in parallel (default 1)")(
+      "shard", po::value<std::string>(), "I/N: run only points with index % N == I")(
+      "resume", "keep the finished points already in --csv and run the rest")("quiet,q",
+                                                                              "no progress bar");
   po::positional_options_description pos;
   pos.add("scenario", 1);
   const auto vm = parse_options(
@@ -125,8 +128,9 @@ int sweep_command(const Args& args) {
       desc, &pos);
   if (!vm) return 0;
   if (!vm->count("num-csx") || !vm->count("batch-size"))
-    throw InputError("sweep needs --num-csx LIST and --batch-size LIST (e.g. 1:16:x2 and "
-                     "264,528)");
+    throw InputError(
+        "sweep needs --num-csx LIST and --batch-size LIST (e.g. 1:16:x2 and "
+        "264,528)");
   io::check_output_path(csv, "--csv", {scenario_file});
   const auto num_csx = io::parse_value_list((*vm)["num-csx"].as<std::string>(), "--num-csx");
   const auto batches = io::parse_value_list((*vm)["batch-size"].as<std::string>(), "--batch-size");
@@ -152,7 +156,11 @@ int sweep_command(const Args& args) {
     o.num_csx = grid[i].first;
     o.batch_size = grid[i].second;
     try {
-      pending.emplace(grid[i], make_job(scenario, o, data_dir()));
+      Job job = make_job(scenario, o, data_dir());
+      // The CPUs left to each grid point simulate its candidates.
+      job.simulation_processes =
+          static_cast<int>(std::max<std::int64_t>(1, engine::available_cpus() / jobs));
+      pending.emplace(grid[i], std::move(job));
     } catch (const RuleError& e) {
       if (first_refusal.empty()) first_refusal = e.what();
       ++refused;
@@ -174,17 +182,18 @@ int sweep_command(const Args& args) {
     }
     for (const auto& [key, rows] : table.points)
       if (!pending.count(key))
-        throw InputError(fmt::format("{}: holds num_csx {}, batch_size {}, which is not in this "
-                                     "sweep's grid (or shard); refusing to drop it",
-                                     csv, key.first, key.second));
+        throw InputError(
+            fmt::format("{}: holds num_csx {}, batch_size {}, which is not in this "
+                        "sweep's grid (or shard); refusing to drop it",
+                        csv, key.first, key.second));
     for (const auto& [key, rows] : table.points) pending.erase(key);
     fmt::print(stderr, "resume: {} finished points kept from {}\n", table.points.size(), csv);
   }
 
   const std::size_t total = pending.size() + table.points.size();
   Progress progress(total, isatty(STDERR_FILENO) && !vm->count("quiet"));
-  const auto tmp = std::filesystem::temp_directory_path() /
-                   fmt::format("csxsim-sweep-{}", ::getpid());
+  const auto tmp =
+      std::filesystem::temp_directory_path() / fmt::format("csxsim-sweep-{}", ::getpid());
   std::filesystem::create_directories(tmp);
   install_handlers();
   std::map<pid_t, Running> running;
@@ -193,8 +202,8 @@ int sweep_command(const Args& args) {
   std::string failure;
   while ((next != pending.end() || !running.empty()) && g_signal == 0 && failure.empty()) {
     while (next != pending.end() && static_cast<std::int64_t>(running.size()) < jobs) {
-      const std::string out = (tmp / fmt::format("{}-{}.csv", next->first.first,
-                                                 next->first.second)).string();
+      const std::string out =
+          (tmp / fmt::format("{}-{}.csv", next->first.first, next->first.second)).string();
       std::fflush(nullptr);
       const pid_t parent = ::getpid();
       const pid_t pid = ::fork();

@@ -1,8 +1,8 @@
 // Actors of the weight-streaming execution model (DESIGN.md section 3).
 #include "engine/actors.hpp"
 
-#include <deque>
 #include <fmt/format.h>
+#include <deque>
 
 namespace csx::engine {
 namespace s4u = simgrid::s4u;
@@ -55,7 +55,8 @@ s4u::Mailbox* Context::grads_out_of_system(std::int64_t system) const {
   const auto& parent = tree.nodes[static_cast<std::size_t>(tree.system_parent[i])];
   // Systems come after child nodes in a node's inbox list (leaf nodes have no child nodes).
   return grads_to_node[static_cast<std::size_t>(tree.system_parent[i])]
-                      [parent.child_nodes.size() + static_cast<std::size_t>(tree.system_index_in_parent[i])];
+                      [parent.child_nodes.size() +
+                       static_cast<std::size_t>(tree.system_index_in_parent[i])];
 }
 
 void memoryx_streamer(Context& ctx) {
@@ -114,8 +115,8 @@ void memoryx_optimizer(Context& ctx) {
       ctx.optimizer_queue.pop_front();
       const double t0 = s4u::Engine::get_clock();
       // The MemoryX host's speed is the optimizer rate, so the work is the parameter count.
-      s4u::this_actor::execute(static_cast<double>(
-          S.input().costs.layers[static_cast<std::size_t>(layer)].parameters));
+      s4u::this_actor::execute(
+          static_cast<double>(S.input().costs.layers[static_cast<std::size_t>(layer)].parameters));
       ++ctx.activities;
       work_s += S.optimizer_time_s(layer);
       ctx.trace("memoryx optimizer", fmt::format("optimizer {}", layer_name(ctx, layer)),
@@ -134,7 +135,8 @@ void swarmx_broadcast(Context& ctx, std::int64_t node) {
   const auto& S = ctx.sched;
   const auto& n = ctx.tree.nodes[static_cast<std::size_t>(node)];
   std::vector<s4u::Mailbox*> children;
-  for (const auto c : n.child_nodes) children.push_back(ctx.weights_to_node[static_cast<std::size_t>(c)]);
+  for (const auto c : n.child_nodes)
+    children.push_back(ctx.weights_to_node[static_cast<std::size_t>(c)]);
   for (const auto s : n.child_systems)
     children.push_back(ctx.weights_to_system[static_cast<std::size_t>(s)]);
   auto* in = ctx.weights_to_node[static_cast<std::size_t>(node)];
@@ -152,14 +154,16 @@ void swarmx_broadcast(Context& ctx, std::int64_t node) {
       if (c == 0) received = s4u::Engine::get_clock();
       if (c + 1 < chunks || t + 1 < total) next = in->get_async(&sink);
       std::vector<s4u::CommPtr> puts;
-      for (auto* child : children) puts.push_back(child->put_async(&g_payload, S.chunk_bytes(w.layer)));
+      for (auto* child : children)
+        puts.push_back(child->put_async(&g_payload, S.chunk_bytes(w.layer)));
       ctx.activities += puts.size() + 1;
       s4u::Comm::wait_all(puts);
     }
     if (traced)
-      ctx.trace("swarmx broadcast", fmt::format("broadcast {} {}", layer_name(ctx, w.layer),
-                                                w.backward ? "bwd" : "fwd"),
-                "broadcast", received);
+      ctx.trace(
+          "swarmx broadcast",
+          fmt::format("broadcast {} {}", layer_name(ctx, w.layer), w.backward ? "bwd" : "fwd"),
+          "broadcast", received);
   }
 }
 
@@ -173,7 +177,8 @@ void swarmx_reduce(Context& ctx, std::int64_t node) {
   std::vector<void*> sinks(inboxes.size(), nullptr);
   auto post = [&] {
     std::vector<s4u::CommPtr> gets;
-    for (std::size_t c = 0; c < inboxes.size(); ++c) gets.push_back(inboxes[c]->get_async(&sinks[c]));
+    for (std::size_t c = 0; c < inboxes.size(); ++c)
+      gets.push_back(inboxes[c]->get_async(&sinks[c]));
     ctx.activities += gets.size();
     return gets;
   };
@@ -246,9 +251,10 @@ void csx_worker(Context& ctx, std::int64_t system) {
         ++ctx.activities;
         compute += seconds;
         if (traced)
-          ctx.trace(track, fmt::format("{} {} mb {}", w.backward ? "bwd" : "fwd",
-                                       layer_name(ctx, w.layer), j),
-                    w.backward ? "backward" : "forward", t1);
+          ctx.trace(
+              track,
+              fmt::format("{} {} mb {}", w.backward ? "bwd" : "fwd", layer_name(ctx, w.layer), j),
+              w.backward ? "backward" : "forward", t1);
         if (posted < total) post();
         if (w.backward && S.sends_gradients(j)) {
           s4u::Comm::wait_all(last_grad);
@@ -260,6 +266,7 @@ void csx_worker(Context& ctx, std::int64_t system) {
       }
       if (record) {
         ctx.result.microbatch_start_s.push_back(mb_start);
+        ctx.result.microbatch_end_s.push_back(s4u::Engine::get_clock());
         ctx.result.microbatch_compute_s.push_back(compute - mb_compute);
         ctx.result.microbatch_wait_s.push_back(waiting - mb_wait);
       }

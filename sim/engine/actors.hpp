@@ -1,8 +1,8 @@
 // The simulated actors of a weight-streaming step and the state they share.
 #pragma once
 
-#include <simgrid/s4u.hpp>
 #include <deque>
+#include <simgrid/s4u.hpp>
 #include <vector>
 
 #include "engine/simulation.hpp"

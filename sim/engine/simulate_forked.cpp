@@ -1,22 +1,32 @@
-// Runs each simulation in a forked child (SimGrid's engine is process-wide) and passes the
-// result back through a pipe as JSON.
+// Runs simulations in forked processes (SimGrid's engine is process-wide) and passes results
+// back through pipes as JSON. Per cluster shape, one process builds the engine and the platform
+// at clock 0 and forks one child per plan from that state, so every plan starts at clock 0.
+#include <fmt/format.h>
+#include <poll.h>
+#include <sched.h>
+#include <sys/prctl.h>
+#include <sys/wait.h>
+#include <unistd.h>
 #include <algorithm>
 #include <cerrno>
 #include <cmath>
 #include <csignal>
-#include <fmt/format.h>
+#include <functional>
+#include <map>
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <stdexcept>
 #include <string>
-#include <sys/wait.h>
-#include <sys/prctl.h>
-#include <unistd.h>
 
+#include "engine/engine_session.hpp"
+#include "engine/exact_reductions.hpp"
 #include "engine/simulation.hpp"
 
 namespace csx::engine {
 namespace {
+
+// Plans of one cluster shape are dealt to this many processes (fewer when there are fewer).
+constexpr std::size_t kShares = 4;
 
 nlohmann::json to_json(const SimulationResult& r) {
   nlohmann::json j{{"step_time_s", r.step_time_s},
@@ -30,6 +40,7 @@ nlohmann::json to_json(const SimulationResult& r) {
                    {"bound", r.bound},
                    {"activities", r.activities},
                    {"microbatch_start_s", r.microbatch_start_s},
+                   {"microbatch_end_s", r.microbatch_end_s},
                    {"microbatch_wait_s", r.microbatch_wait_s},
                    {"microbatch_compute_s", r.microbatch_compute_s}};
   auto& t = j["trace"] = nlohmann::json::array();
@@ -50,6 +61,7 @@ SimulationResult from_json(const nlohmann::json& j) {
   r.bound = j.at("bound");
   r.activities = j.at("activities");
   r.microbatch_start_s = j.at("microbatch_start_s").get<std::vector<double>>();
+  r.microbatch_end_s = j.at("microbatch_end_s").get<std::vector<double>>();
   r.microbatch_wait_s = j.at("microbatch_wait_s").get<std::vector<double>>();
   r.microbatch_compute_s = j.at("microbatch_compute_s").get<std::vector<double>>();
   for (const auto& e : j.at("trace"))
@@ -67,7 +79,16 @@ void write_all(int fd, const std::string& data) {
   }
 }
 
-std::vector<SimulationResult> run_forked(const std::vector<SimulationInput>& inputs) {
+// A forked process whose output comes back through a pipe.
+struct Child {
+  pid_t pid = -1;
+  int fd = -1;
+  std::string output;
+};
+
+// Forks a child that writes body()'s text and exits 0, or writes {"error": ...} and exits 3.
+// The child is killed when this process dies.
+Child spawn(const std::function<std::string()>& body) {
   int fds[2];
   if (::pipe(fds) != 0) throw std::runtime_error("pipe() failed");
   std::fflush(nullptr);
@@ -79,16 +100,13 @@ std::vector<SimulationResult> run_forked(const std::vector<SimulationInput>& inp
     throw std::runtime_error("fork() failed");
   }
   if (pid == 0) {
-    // Die with csxsim: a killed run leaves no simulation running.
+    // Die with the parent: a killed run leaves no simulation running.
     ::prctl(PR_SET_PDEATHSIG, SIGKILL);
     if (::getppid() != parent) _exit(5);
     ::close(fds[0]);
     int status = 0;
     try {
-      // Doubles round-trip exactly: nlohmann::json prints the shortest exact form.
-      nlohmann::json all = nlohmann::json::array();
-      for (const auto& r : simulate_in_process(inputs)) all.push_back(to_json(r));
-      write_all(fds[1], all.dump());
+      write_all(fds[1], body());
     } catch (const std::exception& e) {
       write_all(fds[1], nlohmann::json{{"error", e.what()}}.dump());
       status = 3;
@@ -97,42 +115,119 @@ std::vector<SimulationResult> run_forked(const std::vector<SimulationInput>& inp
       status = 3;
     }
     ::close(fds[1]);
-    std::fflush(nullptr);
     _exit(status);
   }
   ::close(fds[1]);
-  std::string data;
+  return {pid, fds[0], {}};
+}
+
+// Reads what is there; true at end of output.
+bool read_some(Child& c) {
   char buffer[1 << 16];
   for (;;) {
-    const ssize_t n = ::read(fds[0], buffer, sizeof buffer);
+    const ssize_t n = ::read(c.fd, buffer, sizeof buffer);
     if (n < 0 && errno == EINTR) continue;
-    if (n <= 0) break;
-    data.append(buffer, static_cast<std::size_t>(n));
+    if (n <= 0) return true;
+    c.output.append(buffer, static_cast<std::size_t>(n));
+    return false;
   }
-  ::close(fds[0]);
+}
+
+// Waits for an ended child; throws with its error when it failed.
+void reap(Child& c) {
+  ::close(c.fd);
   int status = 0;
   pid_t waited = 0;
-  while ((waited = ::waitpid(pid, &status, 0)) < 0 && errno == EINTR) {
+  while ((waited = ::waitpid(c.pid, &status, 0)) < 0 && errno == EINTR) {
   }
-  if (waited != pid) throw std::runtime_error("simulation process could not be waited for");
+  if (waited != c.pid) throw std::runtime_error("simulation process could not be waited for");
   if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
     std::string why = WIFSIGNALED(status) ? fmt::format("signal {}", WTERMSIG(status))
                                           : fmt::format("status {}", WEXITSTATUS(status));
     try {
-      why += ": " + nlohmann::json::parse(data).at("error").get<std::string>();
+      why += ": " + nlohmann::json::parse(c.output).at("error").get<std::string>();
     } catch (...) {
     }
     throw std::runtime_error("simulation process failed (" + why + ")");
   }
-  std::vector<SimulationResult> results;
-  for (const auto& j : nlohmann::json::parse(data)) results.push_back(from_json(j));
-  if (results.size() != inputs.size())
-    throw std::runtime_error("simulation process returned too few results");
+}
+
+// Runs body(i) for i < count in children, at most `processes` at once; outputs in order.
+std::vector<std::string> run_children(std::size_t count, int processes,
+                                      const std::function<std::string(std::size_t)>& body) {
+  std::vector<std::string> outputs(count);
+  std::map<std::size_t, Child> running;  // by index
+  std::size_t next = 0;
+  while (next < count || !running.empty()) {
+    while (next < count && static_cast<int>(running.size()) < std::max(1, processes)) {
+      const std::size_t i = next++;
+      running.emplace(i, spawn([&body, i] { return body(i); }));
+    }
+    std::vector<pollfd> fds;
+    std::vector<std::size_t> which;
+    for (const auto& [i, c] : running) {
+      fds.push_back({c.fd, POLLIN, 0});
+      which.push_back(i);
+    }
+    if (::poll(fds.data(), fds.size(), -1) < 0) {
+      if (errno == EINTR) continue;
+      throw std::runtime_error("poll() failed");
+    }
+    for (std::size_t f = 0; f < fds.size(); ++f) {
+      if (fds[f].revents == 0) continue;
+      auto& c = running.at(which[f]);
+      if (!read_some(c)) continue;
+      reap(c);
+      outputs[which[f]] = std::move(c.output);
+      running.erase(which[f]);
+    }
+  }
+  return outputs;
+}
+
+// The inputs of one cluster shape: a process builds the engine and the platform, then forks one
+// child per share of the plans (plan i goes to share i % kShares), which simulates its plans one
+// after another. The shares do not depend on `processes`, so neither do the results.
+std::vector<SimulationResult> run_cluster(const std::vector<SimulationInput>& inputs,
+                                          int processes) {
+  const std::size_t shares = std::min<std::size_t>(inputs.size(), kShares);
+  Child session = spawn([&] {
+    EngineSession engine(inputs.front());
+    auto run_share = [&](std::size_t share) {
+      nlohmann::json out = nlohmann::json::array();
+      for (std::size_t i = share; i < inputs.size(); i += shares)
+        out.push_back(to_json(engine.run(inputs[i])));
+      // Doubles round-trip exactly: nlohmann::json prints the shortest exact form.
+      return out.dump();
+    };
+    if (shares == 1) return "[" + run_share(0) + "]";
+    const auto outputs = run_children(shares, processes, run_share);
+    nlohmann::json all = nlohmann::json::array();
+    for (const auto& o : outputs) all.push_back(nlohmann::json::parse(o));
+    return all.dump();
+  });
+  while (!read_some(session)) {
+  }
+  reap(session);
+  const auto all = nlohmann::json::parse(session.output);
+  std::vector<SimulationResult> results(inputs.size());
+  if (all.size() != shares) throw std::runtime_error("simulation process returned too few results");
+  for (std::size_t share = 0; share < shares; ++share) {
+    std::size_t i = share;
+    for (const auto& j : all[share]) {
+      if (i >= inputs.size())
+        throw std::runtime_error("simulation process returned too many results");
+      results[i] = from_json(j);
+      i += shares;
+    }
+    if (i < inputs.size()) throw std::runtime_error("simulation process returned too few results");
+  }
   return results;
 }
 
-// One child per cluster shape (platform, num_csx, representative), inputs kept in order.
-std::vector<SimulationResult> run_grouped(const std::vector<SimulationInput>& inputs) {
+// One engine per cluster shape (platform, num_csx, representative), inputs kept in order.
+std::vector<SimulationResult> run_grouped(const std::vector<SimulationInput>& inputs,
+                                          int processes) {
   std::vector<SimulationResult> out(inputs.size());
   std::vector<bool> done(inputs.size(), false);
   for (std::size_t i = 0; i < inputs.size(); ++i) {
@@ -150,105 +245,59 @@ std::vector<SimulationResult> run_grouped(const std::vector<SimulationInput>& in
       group.push_back(b);
       done[j] = true;
     }
-    auto results = run_forked(group);
+    auto results = run_cluster(group, processes);
     for (std::size_t m = 0; m < members.size(); ++m) out[members[m]] = std::move(results[m]);
   }
   return out;
 }
 
-constexpr std::int64_t kKeptPerGroup = 5;
-constexpr double kPeriodTolerance = 1e-10;
-
-bool same(double a, double b) { return std::fabs(a - b) <= kPeriodTolerance * std::fabs(b); }
-
 }  // namespace
 
-namespace {
-
-// The reduced input of a collapsible plan (at most kKeptPerGroup microbatches of each size), or
-// nothing when the plan is to run as it is.
-std::optional<SimulationInput> reduced_input(const SimulationInput& input) {
-  if (!input.representative || !input.collapse_microbatches || input.record_trace ||
-      !input.microbatch_groups.empty())
-    return std::nullopt;
-  const auto groups = input.plan.microbatch_groups(input.plan.split.per_system_batch_size);
-  bool reducible = false;
-  SimulationInput reduced = input;
-  for (const auto& [size, count] : groups) {
-    reducible = reducible || count > kKeptPerGroup;
-    reduced.microbatch_groups.emplace_back(size, std::min(count, kKeptPerGroup));
-  }
-  if (!reducible) return std::nullopt;
-  return reduced;
+int available_cpus() {
+  cpu_set_t set;
+  CPU_ZERO(&set);
+  if (::sched_getaffinity(0, sizeof set, &set) != 0) return 1;
+  return std::max(1, CPU_COUNT(&set));
 }
 
-// Extends a reduced run to the whole plan. In each collapsed group the last kept microbatches
-// must repeat with one period; the remaining count - kept microbatches then each add that
-// period, their compute and their waits. Nothing when the period has not settled.
-std::optional<SimulationResult> extend(const SimulationInput& input, SimulationResult r) {
-  double add_time = 0, add_compute = 0, add_wait = 0;
-  std::size_t first = 0;
-  const auto& t = r.microbatch_start_s;
-  for (const auto& [size, count] : input.plan.microbatch_groups(input.plan.split.per_system_batch_size)) {
-    const auto kept = static_cast<std::size_t>(std::min(count, kKeptPerGroup));
-    if (count > kKeptPerGroup) {
-      if (t.size() < first + kept) return std::nullopt;
-      const std::size_t a = first + kept - 4;  // durations a->a+1, a+1->a+2, a+2->a+3
-      const double d1 = t[a + 1] - t[a], d2 = t[a + 2] - t[a + 1], d3 = t[a + 3] - t[a + 2];
-      if (!same(d1, d3) || !same(d2, d3)) return std::nullopt;
-      const double extra = static_cast<double>(count - kKeptPerGroup);
-      add_time += extra * d3;
-      add_compute += extra * r.microbatch_compute_s[a + 2];
-      add_wait += extra * r.microbatch_wait_s[a + 2];
+std::vector<SimulationResult> simulate_all(const std::vector<SimulationInput>& inputs,
+                                           int processes) {
+  for (const auto& in : inputs)
+    if (in.simulated_steps < 2) throw std::invalid_argument("simulate at least two steps");
+  if (processes <= 0) processes = available_cpus();
+  // Each round simulates the reduced plans; a plan whose check fails loses that reduction and
+  // goes to the next round (at most one per reduction, then it runs in full).
+  std::vector<SimulationInput> current = inputs;
+  std::vector<SimulationResult> results(inputs.size());
+  std::vector<std::size_t> pending(inputs.size());
+  for (std::size_t i = 0; i < pending.size(); ++i) pending[i] = i;
+  while (!pending.empty()) {
+    std::vector<SimulationInput> round;
+    std::vector<bool> reduced;
+    for (const auto i : pending) {
+      auto r = reduced_input(current[i]);
+      reduced.push_back(r.has_value());
+      round.push_back(r ? std::move(*r) : current[i]);
     }
-    first += kept;
-  }
-  r.step_time_s += add_time;
-  for (std::size_t s = 0; s < r.step_end_s.size(); ++s)
-    r.step_end_s[s] += static_cast<double>(s + 1) * add_time;
-  r.end_time_s = r.step_end_s.back();
-  r.compute_time_s += add_compute;
-  r.exposed_stream_time_s += add_wait;
-  const auto busy = link_busy_times(input);
-  r.weight_stream_time_s = busy.weights_s;
-  r.grad_reduce_time_s = busy.gradients_s;
-  r.bound = bound_of(r);
-  r.microbatch_start_s.clear();
-  r.microbatch_wait_s.clear();
-  r.microbatch_compute_s.clear();
-  return r;
-}
-
-}  // namespace
-
-std::vector<SimulationResult> simulate_all(const std::vector<SimulationInput>& inputs) {
-  std::vector<SimulationInput> first_pass;
-  std::vector<bool> reduced(inputs.size(), false);
-  for (std::size_t i = 0; i < inputs.size(); ++i) {
-    auto r = reduced_input(inputs[i]);
-    reduced[i] = r.has_value();
-    first_pass.push_back(r ? std::move(*r) : inputs[i]);
-  }
-  auto results = run_grouped(first_pass);
-  std::vector<std::size_t> again;
-  for (std::size_t i = 0; i < inputs.size(); ++i) {
-    if (!reduced[i]) continue;
-    if (auto full = extend(inputs[i], std::move(results[i]))) results[i] = std::move(*full);
-    else again.push_back(i);
-  }
-  if (!again.empty()) {
-    // The period did not settle: simulate those plans in full.
-    std::vector<SimulationInput> full;
-    for (const auto i : again) {
-      full.push_back(inputs[i]);
-      full.back().collapse_microbatches = false;
+    auto out = run_grouped(round, processes);
+    std::vector<std::size_t> again;
+    for (std::size_t n = 0; n < pending.size(); ++n) {
+      const auto i = pending[n];
+      if (!reduced[n]) {
+        results[i] = std::move(out[n]);
+      } else if (auto full = extend_result(current[i], std::move(out[n]))) {
+        results[i] = std::move(*full);
+      } else {
+        again.push_back(i);
+      }
     }
-    auto rerun = run_grouped(full);
-    for (std::size_t n = 0; n < again.size(); ++n) results[again[n]] = std::move(rerun[n]);
+    pending = std::move(again);
   }
   return results;
 }
 
-SimulationResult simulate(const SimulationInput& input) { return simulate_all({input}).front(); }
+SimulationResult simulate(const SimulationInput& input) {
+  return simulate_all({input}).front();
+}
 
 }  // namespace csx::engine

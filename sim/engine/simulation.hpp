@@ -20,18 +20,22 @@ struct SimulationInput {
   platform::PlatformSpec platform;
   batching::StepPlan plan;
   model::Pass pass = model::Pass::kTrain;
-  std::int64_t seq_len = 0;         // tokens per sample
+  std::int64_t seq_len = 0;          // tokens per sample
   std::int64_t simulated_steps = 2;  // >= 2; the last one is reported
   bool record_trace = false;
   // Simulate one system per SwarmX level (the fullest) instead of all N: exact, because every
   // system sees identical links and the others hold the same or fewer samples (tested against
   // the full simulation). Off: all N systems and the whole tree.
   bool representative = true;
-  // Collapse runs of identical microbatches (representative runs only): simulate at most 5 of
-  // each size, check that the last ones repeat with a constant period, and add the period for
+  // Collapse runs of identical microbatches (representative runs only): simulate at most 4 of
+  // each size, check that the last three last the same (the period), and add the period for
   // the rest. Exact for the periodic steady state (tested against the full run); falls back to
   // the full run when the period does not settle.
   bool collapse_microbatches = true;
+  // Training, representative runs only: simulate one step and repeat it, when system 0 waited
+  // for its first weights after its first microbatch's overhead (then every step starts from
+  // the same idle state; tested against the full run). Otherwise all steps are simulated.
+  bool reduce_steps = true;
   // Internal: microbatch sizes of system 0 as (size, count), replacing the plan's. Set by the
   // collapse; empty means the plan's balanced sizes.
   std::vector<std::pair<std::int64_t, std::int64_t>> microbatch_groups;
@@ -58,23 +62,24 @@ struct SimulationResult {
   std::vector<double> step_end_s;    // simulated time at the end of each step
   std::string bound;                 // compute | weight streaming | gradient reduce | optimizer
   std::uint64_t activities = 0;      // executions and communications issued
-  // System 0 in the last step, per microbatch: start time, seconds waiting for weights, kernel
-  // seconds.
-  std::vector<double> microbatch_start_s, microbatch_wait_s, microbatch_compute_s;
-  std::vector<TraceEvent> trace;     // when record_trace
+  // System 0 in the last step, per microbatch: start and end time (the end includes waiting to
+  // send the last gradient), seconds waiting for weights, kernel seconds.
+  std::vector<double> microbatch_start_s, microbatch_end_s, microbatch_wait_s, microbatch_compute_s;
+  std::vector<TraceEvent> trace;  // when record_trace
 };
 
-// Simulates input.simulated_steps steps of each plan, in forked child processes: one per
-// group of inputs that share a cluster (platform, num_csx, representative), which run one after
-// another on one SimGrid engine. Results are in input order.
-// Throws std::runtime_error when a child fails (an internal error).
-[[nodiscard]] std::vector<SimulationResult> simulate_all(const std::vector<SimulationInput>& inputs);
+// Simulates input.simulated_steps (>= 2) steps of each plan, the last one reported. Each plan
+// runs in its own forked process on a SimGrid engine at clock 0, so a result does not depend on
+// the other inputs or on `processes`, the most simulations run at once (0: one per available
+// CPU). Results are in input order.
+// Throws std::invalid_argument for fewer than two steps, std::runtime_error when a simulation
+// process fails (an internal error).
+[[nodiscard]] std::vector<SimulationResult> simulate_all(const std::vector<SimulationInput>& inputs,
+                                                         int processes = 0);
 [[nodiscard]] SimulationResult simulate(const SimulationInput& input);
 
-// The same in this process, without collapsing microbatches; every input must share the first
-// one's cluster. SimGrid allows one engine per process: call this once (simulate_all's child).
-[[nodiscard]] std::vector<SimulationResult> simulate_in_process(
-    const std::vector<SimulationInput>& inputs);
+// CPUs this process may run on (at least 1).
+[[nodiscard]] int available_cpus();
 
 // Busy seconds of the slowest link for one step's weights and gradients (bytes / bandwidth).
 struct LinkBusy {

@@ -22,7 +22,8 @@ StepSchedule::StepSchedule(const SimulationInput& input)
     fill_.push_back(model::layer_tile_utilization(L, input.platform.wafer_grid_side,
                                                   input.platform.tile_half_elements));
     chunks_.push_back(std::max<std::int64_t>(
-        1, static_cast<std::int64_t>(std::ceil(L.weight_bytes / input.platform.swarmx_chunk_bytes))));
+        1,
+        static_cast<std::int64_t>(std::ceil(L.weight_bytes / input.platform.swarmx_chunk_bytes))));
   }
 }
 
@@ -86,8 +87,7 @@ double StepSchedule::kernel_time_s(std::int64_t layer, std::int64_t samples, boo
   const double n = static_cast<double>(samples);
   double flops = L.forward_flops * n;
   if (backward) {
-    const bool recompute =
-        input_.platform.recompute() && L.kind == model::LayerKind::kBlock;
+    const bool recompute = input_.platform.recompute() && L.kind == model::LayerKind::kBlock;
     flops *= recompute ? 3.0 : 2.0;
   }
   return platform::kernel_time_s(input_.platform, fill_[static_cast<std::size_t>(layer)],
@@ -123,8 +123,8 @@ SwarmxTree build_swarmx_tree(std::int64_t num_csx, std::int64_t fanout) {
       SwarmxTree::Node n;
       n.level = t.depth + 1;
       const auto id = static_cast<std::int64_t>(t.nodes.size());
-      for (std::size_t c = first; c < std::min(level.size(), first + static_cast<std::size_t>(fanout));
-           ++c) {
+      for (std::size_t c = first;
+           c < std::min(level.size(), first + static_cast<std::size_t>(fanout)); ++c) {
         auto& child = t.nodes[static_cast<std::size_t>(level[c])];
         child.parent = id;
         child.index_in_parent = static_cast<std::int64_t>(n.child_nodes.size());
@@ -148,8 +148,10 @@ SwarmxTree build_swarmx_chain(std::int64_t num_csx, std::int64_t fanout) {
   for (int level = 1; level <= depth; ++level) {
     SwarmxTree::Node n;
     n.level = level;
-    if (level == 1) n.child_systems = {0};
-    else n.child_nodes = {level - 2};
+    if (level == 1)
+      n.child_systems = {0};
+    else
+      n.child_nodes = {level - 2};
     if (level < depth) {
       n.parent = level;
       n.index_in_parent = 0;

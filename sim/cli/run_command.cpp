@@ -6,6 +6,7 @@
 #include "cli/run_job.hpp"
 #include "cli/run_report.hpp"
 #include "common/errors.hpp"
+#include "engine/simulation.hpp"
 #include "io/atomic_file.hpp"
 #include "io/results_csv.hpp"
 #include "io/trace_json.hpp"
@@ -13,17 +14,20 @@
 namespace csx::cli {
 
 void add_job_options(po::options_description& desc) {
-  desc.add_options()("num-csx", po::value<std::string>(), "number of CS-X systems N")(
-      "batch-size", po::value<std::string>(), "global batch size B (samples)")(
-      "micro-batch-size", po::value<std::string>(), "auto | explore | none | INT | MIN:MAX")(
-      "platform", po::value<std::string>(), "cs2 | cs3 | platform file")(
-      "mode", po::value<std::string>(), "train | eval | train_and_eval")(
-      "compile-only", "compile-only mode (required by explore)")(
-      "steps", po::value<std::string>(), "training steps, for time to train")(
-      "sim-steps", po::value<std::string>(), "steps to simulate (>= 2, default 2)")(
-      "seq-len", po::value<std::string>(), "sequence length override (tokens)")(
-      "platform-override", po::value<std::vector<std::string>>()->composing(),
-      "KEY=VALUE, e.g. calibration.kernel_overhead_s=0.002 (repeatable)");
+  // clang-format off
+  desc.add_options()
+      ("num-csx", po::value<std::string>(), "number of CS-X systems N")
+      ("batch-size", po::value<std::string>(), "global batch size B (samples)")
+      ("micro-batch-size", po::value<std::string>(), "auto | explore | none | INT | MIN:MAX")
+      ("platform", po::value<std::string>(), "cs2 | cs3 | platform file")
+      ("mode", po::value<std::string>(), "train | eval | train_and_eval")
+      ("compile-only", "compile-only mode (required by explore)")
+      ("steps", po::value<std::string>(), "training steps, for time to train")
+      ("sim-steps", po::value<std::string>(), "steps to simulate (>= 2, default 2)")
+      ("seq-len", po::value<std::string>(), "sequence length override (tokens)")
+      ("platform-override", po::value<std::vector<std::string>>()->composing(),
+       "KEY=VALUE, e.g. calibration.kernel_overhead_s=0.002 (repeatable)");
+  // clang-format on
 }
 
 Overrides read_overrides(const po::variables_map& vm, bool grid) {
@@ -77,16 +81,20 @@ void write_trace(const std::string& path, const Job& job, const PassResult& r) {
 int run_command(const Args& args) {
   po::options_description desc("run options");
   std::string scenario_file;
+  // clang-format off
   desc.add_options()("scenario", po::value(&scenario_file)->required(),
                      "scenario or Model Zoo params file");
+  // clang-format on
   add_job_options(desc);
-  desc.add_options()("csv", po::value<std::string>(),
-                     "write one row per candidate to this CSV file")(
-      "trace", po::value<std::string>(),
-      "write a Chrome trace-event JSON of the chosen candidate's simulated steps")(
-      "jobs,j", po::value<std::string>(),
-      "candidates simulated at once (default: one per available CPU)")("quiet,q",
-                                                                       "print nothing but errors");
+  // clang-format off
+  desc.add_options()
+      ("csv", po::value<std::string>(), "write one row per candidate to this CSV file")
+      ("trace", po::value<std::string>(),
+       "write a Chrome trace-event JSON of the chosen candidate's simulated steps")
+      ("jobs,j", po::value<std::string>(),
+       "candidates simulated at once (default: one per available CPU)")
+      ("quiet,q", "print nothing but errors");
+  // clang-format on
   po::positional_options_description pos;
   pos.add("scenario", 1);
   const auto vm = parse_options(args, "csxsim run SCENARIO [options]", desc, &pos);

@@ -110,15 +110,19 @@ class Progress {
 int sweep_command(const Args& args) {
   po::options_description desc("sweep options");
   std::string scenario_file, csv, num_list, batch_list;
+  // clang-format off
   desc.add_options()("scenario", po::value(&scenario_file)->required(),
                      "scenario or Model Zoo params file");
+  // clang-format on
   add_job_options(desc);
-  desc.add_options()("csv", po::value(&csv)->required(),
-                     "output CSV (rows sorted by num_csx, batch_size)")(
-      "jobs,j", po::value<std::string>(), "grid points simulated in parallel (default 1)")(
-      "shard", po::value<std::string>(), "I/N: run only points with index % N == I")(
-      "resume", "keep the finished points already in --csv and run the rest")("quiet,q",
-                                                                              "no progress bar");
+  // clang-format off
+  desc.add_options()
+      ("csv", po::value(&csv)->required(), "output CSV (rows sorted by num_csx, batch_size)")
+      ("jobs,j", po::value<std::string>(), "grid points simulated in parallel (default 1)")
+      ("shard", po::value<std::string>(), "I/N: run only points with index % N == I")
+      ("resume", "keep the finished points already in --csv and run the rest")
+      ("quiet,q", "no progress bar");
+  // clang-format on
   po::positional_options_description pos;
   pos.add("scenario", 1);
   const auto vm = parse_options(

@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <stdexcept>
 
 #include "platform/efficiency.hpp"
 
@@ -100,6 +101,8 @@ double StepSchedule::optimizer_time_s(std::int64_t layer) const {
 }
 
 SwarmxTree build_swarmx_tree(std::int64_t num_csx, std::int64_t fanout) {
+  if (num_csx < 1 || fanout < 2)
+    throw std::invalid_argument("a SwarmX tree needs num_csx >= 1 and a fan-out >= 2");
   SwarmxTree t;
   t.system_parent.resize(static_cast<std::size_t>(num_csx));
   t.system_index_in_parent.resize(static_cast<std::size_t>(num_csx));

@@ -81,6 +81,7 @@ struct SwarmxTree {
   [[nodiscard]] std::int64_t root() const { return static_cast<std::int64_t>(nodes.size()) - 1; }
 };
 
+// Throws std::invalid_argument for num_csx < 1 or fanout < 2.
 [[nodiscard]] SwarmxTree build_swarmx_tree(std::int64_t num_csx, std::int64_t fanout);
 
 // A chain with the depth of the N-system tree and one system (system 0, the fullest): each

@@ -1,0 +1,223 @@
+// The exact reductions (one system per SwarmX level, collapsed microbatches, one simulated
+// training step) against the full simulation: every system, microbatch and step.
+#include <gtest/gtest.h>
+
+#include <fmt/format.h>
+#include <cmath>
+#include <cstdlib>
+#include <filesystem>
+
+#include "batching/batch_split.hpp"
+#include "batching/step_plan.hpp"
+#include "batching/supported_sizes.hpp"
+#include "engine/exact_reductions.hpp"
+#include "engine/simulation.hpp"
+#include "io/scenario.hpp"
+#include "model/layer_costs.hpp"
+#include "platform/platform_spec.hpp"
+
+using namespace csx;
+
+namespace {
+
+double rel(double a, double b) {
+  return std::fabs(a - b) / std::fabs(b);
+}
+
+engine::SimulationInput full_of(engine::SimulationInput in) {
+  in.representative = false;
+  in.collapse_microbatches = false;
+  in.reduce_steps = false;
+  return in;
+}
+
+// The reduced result equals the full one: step and compute time to 1e-9 relative, the exposed
+// wait to 1e-9 of the step, the same bound; and fewer activities were simulated.
+void expect_equal(const engine::SimulationResult& fast, const engine::SimulationResult& full,
+                  const std::string& what) {
+  EXPECT_LT(rel(fast.step_time_s, full.step_time_s), 1e-9) << what;
+  EXPECT_LT(rel(fast.compute_time_s, full.compute_time_s), 1e-9) << what;
+  EXPECT_LT(std::fabs(fast.exposed_stream_time_s - full.exposed_stream_time_s),
+            1e-9 * full.step_time_s)
+      << what;
+  EXPECT_LT(rel(fast.end_time_s, full.end_time_s), 1e-9) << what;
+  EXPECT_EQ(fast.bound, full.bound) << what;
+  EXPECT_LE(fast.activities, full.activities) << what;
+}
+
+// The value of S(P) whose k is nearest to `k`, preferring one that splits P unevenly.
+std::int64_t mbs_with_about(std::int64_t P, std::int64_t k) {
+  std::int64_t best = P, best_score = -1;
+  for (const auto& s : batching::supported_micro_batch_sizes(P)) {
+    const std::int64_t score =
+        2 * std::llabs(s.num_microbatches - k) + (P % s.micro_batch_size == 0 ? 1 : 0);
+    if (best_score < 0 || score < best_score) {
+      best = s.micro_batch_size;
+      best_score = score;
+    }
+  }
+  return best;
+}
+
+// A model of L identical layers: w bytes of weights, f forward FLOP per sample each.
+model::ModelCosts uniform_model(int L, double w, double f) {
+  model::ModelCosts c;
+  for (int i = 0; i < L; ++i) {
+    model::Layer layer;
+    layer.name = "layer." + std::to_string(i);
+    layer.parameters = static_cast<std::int64_t>(w / 2);
+    layer.weight_bytes = w;
+    layer.forward_flops = f;
+    layer.matmuls = {{1000, 1000, f}};
+    layer.boundary_bytes = 1;
+    c.layers.push_back(layer);
+  }
+  c.num_blocks = L;
+  return c;
+}
+
+}  // namespace
+
+// Every shipped scenario, as shipped (its batch and num_csx) and with one sample more (an
+// uneven split over the systems and uneven microbatches), at an MBS with about 7 microbatches
+// so that microbatches collapse; BERT also in eval.
+TEST(ExactReductions, ShippedScenariosEqualTheFullSimulation) {
+  const std::string root = CSXSIM_SOURCE_DIR;
+  int checked = 0;
+  for (const auto& entry : std::filesystem::directory_iterator(root + "/scenarios")) {
+    if (entry.path().extension() != ".yaml") continue;
+    const auto scenario = io::load_scenario(entry.path().string(), root, std::nullopt);
+    const auto platform = platform::load_platform(scenario.platform, root);
+    const auto costs = model::layer_costs(scenario.model);
+    const std::int64_t N = scenario.num_csx.value_or(1);
+    for (const std::int64_t extra : {0, 1}) {
+      const std::int64_t B = *scenario.batch_size + extra;
+      const auto split = batching::split_batch(B, N);
+      engine::SimulationInput in;
+      in.costs = costs;
+      in.platform = platform;
+      in.plan = batching::make_plan(split, mbs_with_about(split.per_system_batch_size, 7));
+      in.seq_len = scenario.model.seq_len;
+      // Reduced, full, and representative only (to see that the other reductions engaged).
+      auto representative_only = full_of(in);
+      representative_only.representative = true;
+      std::vector<engine::SimulationInput> inputs{in, full_of(in), representative_only};
+      if (entry.path().stem() == "bert_large_msl128_1x_cs2") {
+        in.pass = model::Pass::kEval;
+        representative_only.pass = model::Pass::kEval;
+        inputs.insert(inputs.end(), {in, full_of(in), representative_only});
+      }
+      const auto r = engine::simulate_all(inputs);
+      for (std::size_t i = 0; i < r.size(); i += 3) {
+        const std::string what = fmt::format("{} B={} N={} MBS={} {}", entry.path().stem().string(),
+                                             B, N, in.plan.micro_batch_size, i / 3);
+        expect_equal(r[i], r[i + 1], what);
+        expect_equal(r[i + 2], r[i + 1], what + " representative");
+        if (engine::reduces_steps(inputs[i]) || engine::collapses_microbatches(inputs[i])) {
+          EXPECT_LT(r[i].activities, r[i + 2].activities) << what;
+        }
+        ++checked;
+      }
+    }
+  }
+  EXPECT_GE(checked, 12);
+}
+
+// Each reduction alone against none, on compute-bound, streaming-bound and uneven plans, and
+// the fallbacks: the step reduction is refused when the first microbatch's overhead outlasts
+// the first weights, yet the result stays exact.
+TEST(ExactReductions, EachReductionAloneEqualsTheFullRun) {
+  platform::PlatformSpec p = platform::load_platform("cs2", CSXSIM_SOURCE_DIR);
+  p.swarmx_chunk_bytes = 1e8;
+  struct Case {
+    double w, f;  // weight bytes and forward FLOP per sample of each of 5 layers
+    std::int64_t B, N, mbs;
+    double overhead_s;
+  };
+  for (const auto& t : {Case{3e8, 4e9, 64, 1, 2, 1e-3},    // compute bound, 32 microbatches
+                        Case{3e8, 1e7, 61, 1, 3, 1e-3},    // streaming bound, 19 x 3 + 2 x 2
+                        Case{3e8, 4e9, 41, 3, 2, 1e-3},    // uneven split over 3 systems
+                        Case{1e3, 4e9, 20, 1, 2, 0.5}}) {  // overhead outlasts the weights
+    p.microbatch_overhead_s = t.overhead_s;
+    engine::SimulationInput none;
+    none.costs = uniform_model(5, t.w, t.f);
+    none.platform = p;
+    none.plan = batching::make_plan(batching::split_batch(t.B, t.N), t.mbs);
+    none.seq_len = 1000;
+    none.simulated_steps = 3;
+    none.collapse_microbatches = false;
+    none.reduce_steps = false;
+    auto steps_only = none, microbatches_only = none;
+    steps_only.reduce_steps = true;
+    microbatches_only.collapse_microbatches = true;
+    const auto r = engine::simulate_all({none, steps_only, microbatches_only, full_of(none)});
+    const std::string what = fmt::format("B={} N={} MBS={}", t.B, t.N, t.mbs);
+    expect_equal(r[1], r[0], "steps " + what);
+    expect_equal(r[2], r[0], "microbatches " + what);
+    expect_equal(r[0], r[3], "representative " + what);
+    for (std::size_t s = 0; s < r[0].step_end_s.size(); ++s)
+      EXPECT_LT(rel(r[1].step_end_s[s], r[0].step_end_s[s]), 1e-9) << what;
+    if (t.overhead_s < 0.1) {
+      EXPECT_LT(r[1].activities, r[0].activities / 2) << "one of three steps " << what;
+    } else {
+      EXPECT_EQ(r[1].activities, r[0].activities) << "refused, all steps simulated " << what;
+    }
+    if (t.B / t.N / t.mbs >= 16) {
+      EXPECT_LT(r[2].activities, r[0].activities / 2) << "four microbatches of many " << what;
+    }
+  }
+}
+
+// The step check itself: a long first overhead (weights already there) refuses the reduction.
+TEST(ExactReductions, StepReductionNeedsAWaitForTheFirstWeights) {
+  engine::SimulationInput in;
+  in.costs = uniform_model(2, 1e6, 1e6);
+  in.platform = platform::load_platform("cs2", CSXSIM_SOURCE_DIR);
+  in.platform.microbatch_overhead_s = 1e-3;
+  in.pass = model::Pass::kTrain;
+  in.simulated_steps = 2;
+  in.collapse_microbatches = false;
+  in.plan = batching::make_plan(batching::split_batch(4, 1), 4);
+  ASSERT_TRUE(engine::reduces_steps(in));
+  engine::SimulationResult r;
+  r.step_end_s = {2.0};
+  r.step_time_s = 2.0;
+  r.microbatch_start_s = {0.0};
+  r.microbatch_end_s = {1.5};
+  r.microbatch_wait_s = {0.0};  // the overhead ended after the weights had arrived
+  r.microbatch_compute_s = {1.0};
+  auto refused = in;
+  EXPECT_FALSE(engine::extend_result(refused, r).has_value());
+  EXPECT_FALSE(refused.reduce_steps);
+  r.microbatch_wait_s = {0.25};
+  auto kept = in;
+  const auto full = engine::extend_result(kept, r);
+  ASSERT_TRUE(full.has_value());
+  // Two steps of 2 s; in the second, system 0 waits from 1.5 s (its end) instead of 0 s.
+  EXPECT_EQ(full->step_end_s, (std::vector<double>{2.0, 4.0}));
+  EXPECT_DOUBLE_EQ(full->step_time_s, 2.0);
+  EXPECT_DOUBLE_EQ(full->exposed_stream_time_s, 0.5);
+}
+
+// A plan's result does not depend on the other plans or on how many processes run them.
+TEST(ExactReductions, ResultsDoNotDependOnProcesses) {
+  platform::PlatformSpec p = platform::load_platform("cs2", CSXSIM_SOURCE_DIR);
+  std::vector<engine::SimulationInput> inputs;
+  for (const std::int64_t mbs : {1, 2, 3, 5, 9, 13}) {  // values of S(26)
+    engine::SimulationInput in;
+    in.costs = uniform_model(4, 2e8, 3e9);
+    in.platform = p;
+    in.plan = batching::make_plan(batching::split_batch(26, 1), mbs);
+    in.seq_len = 512;
+    inputs.push_back(in);
+  }
+  const auto one = engine::simulate_all(inputs, 1);
+  const auto three = engine::simulate_all(inputs, 3);
+  const auto alone = engine::simulate_all({inputs[4]}, 1);
+  ASSERT_EQ(one.size(), inputs.size());
+  for (std::size_t i = 0; i < one.size(); ++i) {
+    EXPECT_EQ(one[i].step_time_s, three[i].step_time_s) << i;
+    EXPECT_EQ(one[i].exposed_stream_time_s, three[i].exposed_stream_time_s) << i;
+  }
+  EXPECT_LT(rel(alone[0].step_time_s, one[4].step_time_s), 1e-12);
+}

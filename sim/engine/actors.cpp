@@ -73,10 +73,11 @@ void memoryx_streamer(Context& ctx) {
         comm->wait();
         if (first_start < 0) first_start = comm->get_start_time();
       }
-      ctx.trace("memoryx stream",
-                fmt::format("stream {} {} mb {}", layer_name(ctx, w.layer),
-                            w.backward ? "bwd" : "fwd", w.microbatch),
-                "weight streaming", first_start);
+      if (ctx.tracing())
+        ctx.trace("memoryx stream",
+                  fmt::format("stream {} {} mb {}", layer_name(ctx, w.layer),
+                              w.backward ? "bwd" : "fwd", w.microbatch),
+                  "weight streaming", first_start);
     }
   }
 }
@@ -119,13 +120,15 @@ void memoryx_optimizer(Context& ctx) {
           static_cast<double>(S.input().costs.layers[static_cast<std::size_t>(layer)].parameters));
       ++ctx.activities;
       work_s += S.optimizer_time_s(layer);
-      ctx.trace("memoryx optimizer", fmt::format("optimizer {}", layer_name(ctx, layer)),
-                "optimizer", t0);
+      if (ctx.tracing())
+        ctx.trace("memoryx optimizer", fmt::format("optimizer {}", layer_name(ctx, layer)),
+                  "optimizer", t0);
     }
     const double now = s4u::Engine::get_clock();
     ctx.result.step_end_s[static_cast<std::size_t>(step)] = now;
-    ctx.trace("steps", fmt::format("step {}", step), "step",
-              step == 0 ? ctx.origin : ctx.result.step_end_s[static_cast<std::size_t>(step - 1)]);
+    if (ctx.tracing())
+      ctx.trace("steps", fmt::format("step {}", step), "step",
+                step == 0 ? ctx.origin : ctx.result.step_end_s[static_cast<std::size_t>(step - 1)]);
     if (step == S.steps() - 1) ctx.result.optimizer_time_s = work_s;
     ctx.updated->release();
   }
@@ -141,7 +144,7 @@ void swarmx_broadcast(Context& ctx, std::int64_t node) {
     children.push_back(ctx.weights_to_system[static_cast<std::size_t>(s)]);
   auto* in = ctx.weights_to_node[static_cast<std::size_t>(node)];
   const std::int64_t per_step = S.weight_transfers_per_step(), total = per_step * S.steps();
-  const bool traced = node == ctx.tree.root();
+  const bool traced = ctx.tracing() && node == ctx.tree.root();
   void* sink = nullptr;
   // Chunks are received one ahead of the one being forwarded (store and forward per chunk).
   auto next = in->get_async(&sink);
@@ -173,7 +176,7 @@ void swarmx_reduce(Context& ctx, std::int64_t node) {
   if (total == 0) return;
   const auto& inboxes = ctx.grads_to_node[static_cast<std::size_t>(node)];
   auto* out = ctx.grads_out_of_node(node);
-  const bool traced = node == ctx.tree.root();
+  const bool traced = ctx.tracing() && node == ctx.tree.root();
   std::vector<void*> sinks(inboxes.size(), nullptr);
   auto post = [&] {
     std::vector<s4u::CommPtr> gets;
@@ -209,7 +212,7 @@ void csx_worker(Context& ctx, std::int64_t system) {
   const std::int64_t total = S.weight_transfers_per_step() * S.steps();
   const double peak = in_.platform.peak_flops;
   const bool measured = system == 0;  // system 0 holds the most samples
-  const bool traced = system < ctx.traced_systems;
+  const bool traced = ctx.tracing() && system < ctx.traced_systems;
   const std::string track = fmt::format("csx-{}", system);
   auto* in = ctx.weights_to_system[static_cast<std::size_t>(system)];
   auto* grads_out = ctx.grads_out_of_system(system);

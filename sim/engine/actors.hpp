@@ -33,6 +33,8 @@ struct Context {
   std::uint64_t activities = 0;
   std::int64_t traced_systems = 0;  // CS-X tracks recorded (the first ones)
 
+  // Whether the timeline is recorded (names are formatted only then).
+  [[nodiscard]] bool tracing() const { return sched.input().record_trace; }
   void trace(const char* track, std::string name, const char* category, double start_s);
   void trace(std::string track, std::string name, const char* category, double start_s);
   // The mailbox a node or system sends its gradients to.

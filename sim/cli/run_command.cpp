@@ -110,7 +110,8 @@ int run_command(const Args& args) {
   Job job = make_job(scenario, overrides, data_dir());
   const auto jobs = optional_count(*vm, "jobs");
   if (jobs && *jobs > kMaxJobs)
-    throw InputError(fmt::format("--jobs = {}: at most {} simulations run at once", *jobs, kMaxJobs));
+    throw InputError(
+        fmt::format("--jobs = {}: at most {} simulations run at once", *jobs, kMaxJobs));
   job.simulation_processes = static_cast<int>(jobs.value_or(0));
   // Now that the model and platform files are known, none of them may be overwritten either.
   const std::vector<std::string> inputs{scenario_file, job.platform.source, scenario.model.source};

@@ -6,6 +6,9 @@
 
 namespace csx::cli {
 
+// The largest --jobs of run and sweep (processes at once).
+inline constexpr std::int64_t kMaxJobs = 1024;
+
 void add_job_options(po::options_description& desc);
 // Throws InputError for malformed values. With `grid`, --num-csx and --batch-size are lists
 // read by the sweep, not single values.

@@ -1,5 +1,7 @@
 // `csxsim run SCENARIO`: resolve, search and simulate; print the table, write the CSV.
 #include <fmt/format.h>
+#include <charconv>
+#include <filesystem>
 
 #include "cli/commands.hpp"
 #include "cli/job_options.hpp"
@@ -43,7 +45,18 @@ Overrides read_overrides(const po::variables_map& vm, bool grid) {
   if (vm.count("mode")) o.mode = io::parse_mode(vm["mode"].as<std::string>(), "--mode");
   o.compile_only = vm.count("compile-only") > 0;
   o.training_steps = optional_count(vm, "steps");
-  o.simulated_steps = optional_count(vm, "sim-steps");
+  if (vm.count("sim-steps")) {
+    // A whole number below 2 gets the range, not "must be at least 1".
+    const auto text = vm["sim-steps"].as<std::string>();
+    std::int64_t n = 0;
+    const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), n);
+    if (ec == std::errc() && end == text.data() + text.size() && n < 2)
+      throw InputError(
+          fmt::format("--sim-steps = {}: between 2 and 100 steps are simulated (the "
+                      "last is reported)",
+                      text));
+    o.simulated_steps = optional_count(vm, "sim-steps");
+  }
   if (vm.count("platform-override"))
     for (const auto& kv : vm["platform-override"].as<std::vector<std::string>>()) {
       const auto eq = kv.find('=');
@@ -54,7 +67,13 @@ Overrides read_overrides(const po::variables_map& vm, bool grid) {
   return o;
 }
 
-constexpr std::int64_t kMaxJobs = 1024;
+// True when a and b name one file, also spelled differently and not yet created.
+bool same_path(const std::string& a, const std::string& b) {
+  std::error_code ec1, ec2;
+  const auto ca = std::filesystem::weakly_canonical(a, ec1);
+  const auto cb = std::filesystem::weakly_canonical(b, ec2);
+  return a == b || (!ec1 && !ec2 && ca == cb);
+}
 
 // Simulates the chosen candidate once more, recording its timeline.
 void write_trace(const std::string& path, const Job& job, const PassResult& r) {
@@ -117,7 +136,7 @@ int run_command(const Args& args) {
   const std::vector<std::string> inputs{scenario_file, job.platform.source, scenario.model.source};
   if (want_csv) io::check_output_path(csv, "--csv", inputs);
   if (want_trace) io::check_output_path(trace, "--trace", inputs);
-  if (want_csv && want_trace && csv == trace)
+  if (want_csv && want_trace && same_path(csv, trace))
     throw InputError(fmt::format("--csv and --trace name the same file {}", csv));
   const auto results = run_job(job);
 

@@ -139,6 +139,9 @@ int sweep_command(const Args& args) {
   const auto num_csx = io::parse_value_list((*vm)["num-csx"].as<std::string>(), "--num-csx");
   const auto batches = io::parse_value_list((*vm)["batch-size"].as<std::string>(), "--batch-size");
   const std::int64_t jobs = optional_count(*vm, "jobs").value_or(1);
+  if (jobs > kMaxJobs)
+    throw InputError(
+        fmt::format("--jobs = {}: at most {} grid points run at once", jobs, kMaxJobs));
   const auto shard = vm->count("shard") ? io::parse_shard((*vm)["shard"].as<std::string>())
                                         : std::pair<std::int64_t, std::int64_t>{0, 1};
   const Overrides base = read_overrides(*vm, true);

@@ -1,6 +1,7 @@
 // One simulation: SimGrid engine, cluster platform, actors; then the step-time summary.
 #include <fmt/format.h>
 #include <algorithm>
+#include <csignal>
 #include <simgrid/s4u.hpp>
 #include <stdexcept>
 
@@ -139,8 +140,17 @@ struct EngineArgs {
   }
 };
 
+// SimGrid's engine installs a SIGINT handler that exits with status 1; the simulation processes
+// keep the disposition they inherited instead (ignored in a background job, default otherwise).
+struct SigintDisposition {
+  struct sigaction saved {};
+  SigintDisposition() { ::sigaction(SIGINT, nullptr, &saved); }
+  void restore() const { ::sigaction(SIGINT, &saved, nullptr); }
+};
+
 struct EngineSession::Impl {
   EngineArgs args;
+  SigintDisposition sigint;
   s4u::Engine engine;
   SwarmxTree tree;
   Cluster cluster;
@@ -150,7 +160,9 @@ struct EngineSession::Impl {
         tree(first.representative
                  ? build_swarmx_chain(first.plan.split.num_csx, first.platform.swarmx_fanout)
                  : build_swarmx_tree(first.plan.split.num_csx, first.platform.swarmx_fanout)),
-        cluster(build_cluster(first.platform, tree)) {}
+        cluster(build_cluster(first.platform, tree)) {
+    sigint.restore();
+  }
 };
 
 EngineSession::EngineSession(const SimulationInput& first) : impl_(std::make_unique<Impl>(first)) {}

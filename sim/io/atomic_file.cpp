@@ -1,12 +1,13 @@
 // Temporary file + rename, so a reader never sees a half-written output.
 #include "io/atomic_file.hpp"
 
+#include <fmt/format.h>
+#include <sys/stat.h>
+#include <unistd.h>
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
 #include <filesystem>
-#include <fmt/format.h>
-#include <unistd.h>
 
 #include "common/errors.hpp"
 
@@ -36,13 +37,25 @@ void check_output_path(const std::string& given, const std::string& flag,
   if (fs::is_directory(path, ec))
     throw InputError(fmt::format("{} {}: is a directory, expected a file path", flag, given));
   if (fs::exists(path, ec) && !fs::is_regular_file(path, ec))
-    throw InputError(fmt::format("{} {}: exists and is not a regular file (a device, a pipe or "
-                                 "a socket); give a file path",
-                                 flag, given));
+    throw InputError(
+        fmt::format("{} {}: exists and is not a regular file (a device, a pipe or "
+                    "a socket); give a file path",
+                    flag, given));
   for (const auto& in : inputs)
     if (fs::exists(path, ec) && fs::equivalent(path, in, ec))
-      throw InputError(fmt::format("{} {}: is the input file {}; refusing to overwrite it", flag,
-                                   given, in));
+      throw InputError(
+          fmt::format("{} {}: is the input file {}; refusing to overwrite it", flag, given, in));
+  // Replacing the file that standard output or error goes to (e.g. --csv /dev/stdout > f)
+  // would lose the report.
+  struct stat target {};
+  if (::stat(path.c_str(), &target) == 0)
+    for (const int fd : {STDOUT_FILENO, STDERR_FILENO}) {
+      struct stat stream {};
+      if (::fstat(fd, &stream) == 0 && stream.st_dev == target.st_dev &&
+          stream.st_ino == target.st_ino)
+        throw InputError(fmt::format("{} {}: is where standard {} goes; refusing to replace it",
+                                     flag, given, fd == STDOUT_FILENO ? "output" : "error"));
+    }
   fs::path dir = fs::path(path).parent_path();
   if (dir.empty()) dir = ".";
   if (!fs::is_directory(dir, ec))

@@ -74,7 +74,12 @@ int finish(int status) {
 // with perf. Sanitizer builds exit normally so that their end-of-run checks still happen.
 [[noreturn]] void quick_exit_with(int status) {
   std::fflush(nullptr);
-#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
+#if defined(__has_feature)
+#if __has_feature(address_sanitizer) || __has_feature(thread_sanitizer)
+#define CSXSIM_SANITIZED 1
+#endif
+#endif
+#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__) || defined(CSXSIM_SANITIZED)
   std::exit(status);
 #else
   std::_Exit(status);

@@ -249,6 +249,7 @@ void csx_worker(Context& ctx, std::int64_t system) {
         prefetch.pop_front();
         const double t1 = s4u::Engine::get_clock();
         waiting += t1 - t0;
+        if (record && j == 0 && i == 0) ctx.result.first_weights_wait_s = t1 - t0;
         const double seconds = S.kernel_time_s(w.layer, samples, w.backward);
         s4u::this_actor::execute(seconds * peak);
         ++ctx.activities;

@@ -82,9 +82,9 @@ std::optional<SimulationInput> reduced_input(const SimulationInput& input) {
 std::optional<SimulationResult> extend_result(SimulationInput& input, SimulationResult r) {
   const bool steps = reduces_steps(input), microbatches = collapses_microbatches(input);
   // The next step starts like the first one when system 0's first overhead ended before its
-  // first weights arrived (it waited for them), or when there is no overhead.
-  if (steps && input.platform.microbatch_overhead_s > 0 &&
-      (r.microbatch_wait_s.empty() || !(r.microbatch_wait_s.front() > 0))) {
+  // first layer's weights arrived (it waited for them), or when there is no overhead: from
+  // that arrival on, both steps are the same.
+  if (steps && input.platform.microbatch_overhead_s > 0 && !(r.first_weights_wait_s > 0)) {
     input.reduce_steps = false;
     return std::nullopt;
   }

@@ -5,7 +5,7 @@
 // * Steps: a training step ends with MemoryX's weight update, and nothing streams before it is
 //   done, so every step starts from the same idle state; the only thing that may reach across
 //   the boundary is the first microbatch's fixed overhead. When system 0 was still waiting for
-//   its first weights after that overhead, all steps are identical: one is simulated.
+//   its first layer's weights after that overhead, all steps are identical: one is simulated.
 // * Microbatches: runs of identical microbatches reach a periodic steady state; at most
 //   kKeptPerGroup of each size are simulated, and the last three must last the same.
 #pragma once

@@ -109,8 +109,8 @@ SimulationResult run_on(s4u::Engine& engine, const Cluster& cluster, const Swarm
     e.start_s -= ctx.origin;
     e.end_s -= ctx.origin;
   }
-  for (std::size_t s = 1; s < r.step_end_s.size(); ++s)
-    if (!(r.step_end_s[s] > r.step_end_s[s - 1]))
+  for (std::size_t s = 0; s < r.step_end_s.size(); ++s)
+    if (!(r.step_end_s[s] > (s > 0 ? r.step_end_s[s - 1] : 0.0)))
       throw std::runtime_error("simulation ended without completing every step");
   if (!schedule.train() && input.record_trace)
     for (std::size_t s = 0; s < r.step_end_s.size(); ++s)

@@ -1,6 +1,6 @@
 // Runs simulations in forked processes (SimGrid's engine is process-wide) and passes results
 // back through pipes as JSON. Per cluster shape, one process builds the engine and the platform
-// at clock 0 and forks one child per plan from that state, so every plan starts at clock 0.
+// and forks the children that share the plans.
 #include <fmt/format.h>
 #include <poll.h>
 #include <sched.h>
@@ -39,6 +39,7 @@ nlohmann::json to_json(const SimulationResult& r) {
                    {"step_end_s", r.step_end_s},
                    {"bound", r.bound},
                    {"activities", r.activities},
+                   {"first_weights_wait_s", r.first_weights_wait_s},
                    {"microbatch_start_s", r.microbatch_start_s},
                    {"microbatch_end_s", r.microbatch_end_s},
                    {"microbatch_wait_s", r.microbatch_wait_s},
@@ -60,6 +61,7 @@ SimulationResult from_json(const nlohmann::json& j) {
   r.step_end_s = j.at("step_end_s").get<std::vector<double>>();
   r.bound = j.at("bound");
   r.activities = j.at("activities");
+  r.first_weights_wait_s = j.at("first_weights_wait_s");
   r.microbatch_start_s = j.at("microbatch_start_s").get<std::vector<double>>();
   r.microbatch_end_s = j.at("microbatch_end_s").get<std::vector<double>>();
   r.microbatch_wait_s = j.at("microbatch_wait_s").get<std::vector<double>>();
@@ -200,7 +202,11 @@ std::vector<SimulationResult> run_cluster(const std::vector<SimulationInput>& in
       // Doubles round-trip exactly: nlohmann::json prints the shortest exact form.
       return out.dump();
     };
-    if (shares == 1) return "[" + run_share(0) + "]";
+    if (shares == 1) {
+      std::string one = "[";
+      one += run_share(0);
+      return one + "]";
+    }
     const auto outputs = run_children(shares, processes, run_share);
     nlohmann::json all = nlohmann::json::array();
     for (const auto& o : outputs) all.push_back(nlohmann::json::parse(o));

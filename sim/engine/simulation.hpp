@@ -33,8 +33,9 @@ struct SimulationInput {
   // the full run when the period does not settle.
   bool collapse_microbatches = true;
   // Training, representative runs only: simulate one step and repeat it, when system 0 waited
-  // for its first weights after its first microbatch's overhead (then every step starts from
-  // the same idle state; tested against the full run). Otherwise all steps are simulated.
+  // for its first layer's weights after its first microbatch's overhead (then every step
+  // starts from the same idle state; tested against the full run). Otherwise all steps are
+  // simulated.
   bool reduce_steps = true;
   // Internal: microbatch sizes of system 0 as (size, count), replacing the plan's. Set by the
   // collapse; empty means the plan's balanced sizes.
@@ -62,16 +63,22 @@ struct SimulationResult {
   std::vector<double> step_end_s;    // simulated time at the end of each step
   std::string bound;                 // compute | weight streaming | gradient reduce | optimizer
   std::uint64_t activities = 0;      // executions and communications issued
-  // System 0 in the last step, per microbatch: start and end time (the end includes waiting to
-  // send the last gradient), seconds waiting for weights, kernel seconds.
+  // System 0 in the last step, per microbatch: start and end time (the end includes waiting for
+  // the gradient buffer), seconds waiting for weights, kernel seconds.
   std::vector<double> microbatch_start_s, microbatch_end_s, microbatch_wait_s, microbatch_compute_s;
+  // System 0 in the last step: seconds it waited for the first layer's weights once its first
+  // microbatch's overhead was done.
+  double first_weights_wait_s = 0;
   std::vector<TraceEvent> trace;  // when record_trace
 };
 
-// Simulates input.simulated_steps (>= 2) steps of each plan, the last one reported. Each plan
-// runs in its own forked process on a SimGrid engine at clock 0, so a result does not depend on
-// the other inputs or on `processes`, the most simulations run at once (0: one per available
-// CPU). Results are in input order.
+// Simulates input.simulated_steps (>= 2) steps of each plan, the last one reported. Plans run
+// in forked processes: per cluster shape, a process builds the engine and forks up to four
+// children, which share the plans (plan i goes to child i mod 4) and simulate theirs one after
+// another; `processes` caps the children running at once (0: one per available CPU). The
+// sharing does not depend on `processes`, so neither do the results (a plan simulated with
+// other plans may differ from one simulated alone in the last bits: the engine's clock goes on).
+// Results are in input order.
 // Throws std::invalid_argument for fewer than two steps, std::runtime_error when a simulation
 // process fails (an internal error).
 [[nodiscard]] std::vector<SimulationResult> simulate_all(const std::vector<SimulationInput>& inputs,

@@ -83,7 +83,7 @@ model::ModelCosts uniform_model(int L, double w, double f) {
 // so that microbatches collapse; BERT also in eval.
 TEST(ExactReductions, ShippedScenariosEqualTheFullSimulation) {
   const std::string root = CSXSIM_SOURCE_DIR;
-  int checked = 0;
+  int checked = 0, engaged = 0;  // engaged: a step or microbatch reduction held
   for (const auto& entry : std::filesystem::directory_iterator(root + "/scenarios")) {
     if (entry.path().extension() != ".yaml") continue;
     const auto scenario = io::load_scenario(entry.path().string(), root, std::nullopt);
@@ -113,14 +113,13 @@ TEST(ExactReductions, ShippedScenariosEqualTheFullSimulation) {
                                              B, N, in.plan.micro_batch_size, i / 3);
         expect_equal(r[i], r[i + 1], what);
         expect_equal(r[i + 2], r[i + 1], what + " representative");
-        if (engine::reduces_steps(inputs[i]) || engine::collapses_microbatches(inputs[i])) {
-          EXPECT_LT(r[i].activities, r[i + 2].activities) << what;
-        }
+        if (r[i].activities < r[i + 2].activities) ++engaged;
         ++checked;
       }
     }
   }
   EXPECT_GE(checked, 12);
+  EXPECT_GE(engaged, checked / 2);
 }
 
 // Each reduction alone against none, on compute-bound, streaming-bound and uneven plans, and
@@ -133,14 +132,21 @@ TEST(ExactReductions, EachReductionAloneEqualsTheFullRun) {
     double w, f;  // weight bytes and forward FLOP per sample of each of 5 layers
     std::int64_t B, N, mbs;
     double overhead_s;
+    double first_w;  // weight bytes of the first layer
+    bool reduces;    // whether one step may stand for all
   };
-  for (const auto& t : {Case{3e8, 4e9, 64, 1, 2, 1e-3},    // compute bound, 32 microbatches
-                        Case{3e8, 1e7, 61, 1, 3, 1e-3},    // streaming bound, 19 x 3 + 2 x 2
-                        Case{3e8, 4e9, 41, 3, 2, 1e-3},    // uneven split over 3 systems
-                        Case{1e3, 4e9, 20, 1, 2, 0.5}}) {  // overhead outlasts the weights
+  for (const auto& t :
+       {Case{3e8, 4e9, 64, 1, 2, 1e-3, 3e8, true},  // compute bound, 32 microbatches
+        Case{3e8, 1e7, 61, 1, 3, 1e-3, 3e8, true},  // streaming bound, 19 x 3 + 2 x 2
+        Case{3e8, 4e9, 41, 3, 2, 1e-3, 3e8, true},  // uneven split over 3 systems
+        Case{1e3, 4e9, 20, 1, 2, 0.5, 1e3, false},  // overhead outlasts all the weights
+        // The first layer arrives during the overhead, a later one is waited for: a later
+        // step starts earlier than the first, so one step may not stand for all.
+        Case{1e8, 1e7, 20, 1, 2, 5e-3, 1e3, false}}) {
     p.microbatch_overhead_s = t.overhead_s;
     engine::SimulationInput none;
     none.costs = uniform_model(5, t.w, t.f);
+    none.costs.layers.front().weight_bytes = t.first_w;
     none.platform = p;
     none.plan = batching::make_plan(batching::split_batch(t.B, t.N), t.mbs);
     none.seq_len = 1000;
@@ -157,7 +163,7 @@ TEST(ExactReductions, EachReductionAloneEqualsTheFullRun) {
     expect_equal(r[0], r[3], "representative " + what);
     for (std::size_t s = 0; s < r[0].step_end_s.size(); ++s)
       EXPECT_LT(rel(r[1].step_end_s[s], r[0].step_end_s[s]), 1e-9) << what;
-    if (t.overhead_s < 0.1) {
+    if (t.reduces) {
       EXPECT_LT(r[1].activities, r[0].activities / 2) << "one of three steps " << what;
     } else {
       EXPECT_EQ(r[1].activities, r[0].activities) << "refused, all steps simulated " << what;
@@ -168,7 +174,9 @@ TEST(ExactReductions, EachReductionAloneEqualsTheFullRun) {
   }
 }
 
-// The step check itself: a long first overhead (weights already there) refuses the reduction.
+// The step check itself, on a made-up one-step result: refused when the first weights were
+// already there after the overhead; else two steps of 2 s, and in the second system 0 waits
+// from 1.5 s (its end of the step before) instead of 0 s: 0.5 s more than its 0.25 s.
 TEST(ExactReductions, StepReductionNeedsAWaitForTheFirstWeights) {
   engine::SimulationInput in;
   in.costs = uniform_model(2, 1e6, 1e6);
@@ -182,25 +190,31 @@ TEST(ExactReductions, StepReductionNeedsAWaitForTheFirstWeights) {
   engine::SimulationResult r;
   r.step_end_s = {2.0};
   r.step_time_s = 2.0;
+  r.exposed_stream_time_s = 0.25;
   r.microbatch_start_s = {0.0};
   r.microbatch_end_s = {1.5};
-  r.microbatch_wait_s = {0.0};  // the overhead ended after the weights had arrived
+  r.microbatch_wait_s = {0.25};
   r.microbatch_compute_s = {1.0};
+  r.first_weights_wait_s = 0.0;  // a later layer was waited for, the first one was there
   auto refused = in;
   EXPECT_FALSE(engine::extend_result(refused, r).has_value());
   EXPECT_FALSE(refused.reduce_steps);
-  r.microbatch_wait_s = {0.25};
+  r.first_weights_wait_s = 0.125;
   auto kept = in;
   const auto full = engine::extend_result(kept, r);
   ASSERT_TRUE(full.has_value());
-  // Two steps of 2 s; in the second, system 0 waits from 1.5 s (its end) instead of 0 s.
   EXPECT_EQ(full->step_end_s, (std::vector<double>{2.0, 4.0}));
   EXPECT_DOUBLE_EQ(full->step_time_s, 2.0);
-  EXPECT_DOUBLE_EQ(full->exposed_stream_time_s, 0.5);
+  EXPECT_DOUBLE_EQ(full->exposed_stream_time_s, 0.75);
+  // Per microbatch, in the second step: starts at 1.5 s, ends at 2 + 1.5 s, waits 0.75 s.
+  EXPECT_EQ(full->microbatch_start_s, (std::vector<double>{1.5}));
+  EXPECT_EQ(full->microbatch_end_s, (std::vector<double>{3.5}));
+  EXPECT_EQ(full->microbatch_wait_s, (std::vector<double>{0.75}));
 }
 
-// A plan's result does not depend on the other plans or on how many processes run them.
-TEST(ExactReductions, ResultsDoNotDependOnProcesses) {
+// A plan's result does not depend on how many processes run at once; alone, it differs from
+// the same plan simulated after others only in the last bits (the engine's clock goes on).
+TEST(ExactReductions, ResultsDoNotDependOnTheProcessCount) {
   platform::PlatformSpec p = platform::load_platform("cs2", CSXSIM_SOURCE_DIR);
   std::vector<engine::SimulationInput> inputs;
   for (const std::int64_t mbs : {1, 2, 3, 5, 9, 13}) {  // values of S(26)

@@ -111,7 +111,7 @@ int run_command(const Args& args) {
       ("trace", po::value<std::string>(),
        "write a Chrome trace-event JSON of the chosen candidate's simulated steps")
       ("jobs,j", po::value<std::string>(),
-       "candidates simulated at once (default: one per available CPU)")
+       "simulation processes at once (default: one per available CPU; 2 are used)")
       ("quiet,q", "print nothing but errors");
   // clang-format on
   po::positional_options_description pos;

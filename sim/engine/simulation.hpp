@@ -73,8 +73,8 @@ struct SimulationResult {
 };
 
 // Simulates input.simulated_steps (>= 2) steps of each plan, the last one reported. Plans run
-// in forked processes: per cluster shape, a process builds the engine and forks up to four
-// children, which share the plans (plan i goes to child i mod 4) and simulate theirs one after
+// in forked processes: per cluster shape, a process builds the engine and forks two children,
+// which share the plans (plan i goes to child i mod 2) and simulate theirs one after
 // another; `processes` caps the children running at once (0: one per available CPU). The
 // sharing does not depend on `processes`, so neither do the results (a plan simulated with
 // other plans may differ from one simulated alone in the last bits: the engine's clock goes on).

@@ -147,10 +147,14 @@ void reap(Child& c) {
   if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
     std::string why = WIFSIGNALED(status) ? fmt::format("signal {}", WTERMSIG(status))
                                           : fmt::format("status {}", WEXITSTATUS(status));
+    std::string inner;
     try {
-      why += ": " + nlohmann::json::parse(c.output).at("error").get<std::string>();
+      inner = nlohmann::json::parse(c.output).at("error").get<std::string>();
     } catch (...) {
     }
+    // A share's failure reaches the caller through its engine process: report it once.
+    if (inner.starts_with("simulation process failed")) throw std::runtime_error(inner);
+    if (!inner.empty()) why += ": " + inner;
     throw std::runtime_error("simulation process failed (" + why + ")");
   }
 }

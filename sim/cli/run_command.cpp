@@ -25,7 +25,7 @@ void add_job_options(po::options_description& desc) {
       ("mode", po::value<std::string>(), "train | eval | train_and_eval")
       ("compile-only", "compile-only mode (required by explore)")
       ("steps", po::value<std::string>(), "training steps, for time to train")
-      ("sim-steps", po::value<std::string>(), "steps to simulate (>= 2, default 2)")
+      ("sim-steps", po::value<std::string>(), "steps to simulate (2 to 100, default 2)")
       ("seq-len", po::value<std::string>(), "sequence length override (tokens)")
       ("platform-override", po::value<std::vector<std::string>>()->composing(),
        "KEY=VALUE, e.g. calibration.kernel_overhead_s=0.002 (repeatable)");
@@ -69,9 +69,10 @@ Overrides read_overrides(const po::variables_map& vm, bool grid) {
 
 // True when a and b name one file, also spelled differently and not yet created.
 bool same_path(const std::string& a, const std::string& b) {
+  namespace fs = std::filesystem;
   std::error_code ec1, ec2;
-  const auto ca = std::filesystem::weakly_canonical(a, ec1);
-  const auto cb = std::filesystem::weakly_canonical(b, ec2);
+  const auto ca = fs::weakly_canonical(fs::absolute(a, ec1), ec1);
+  const auto cb = fs::weakly_canonical(fs::absolute(b, ec2), ec2);
   return a == b || (!ec1 && !ec2 && ca == cb);
 }
 
@@ -111,7 +112,7 @@ int run_command(const Args& args) {
       ("trace", po::value<std::string>(),
        "write a Chrome trace-event JSON of the chosen candidate's simulated steps")
       ("jobs,j", po::value<std::string>(),
-       "simulation processes at once (default: one per available CPU; 2 are used)")
+       "simulation processes at once (default: one per CPU; at most 2 are used)")
       ("quiet,q", "print nothing but errors");
   // clang-format on
   po::positional_options_description pos;
@@ -121,8 +122,10 @@ int run_command(const Args& args) {
   const bool want_csv = vm->count("csv") > 0, want_trace = vm->count("trace") > 0;
   const std::string csv = want_csv ? (*vm)["csv"].as<std::string>() : "";
   const std::string trace = want_trace ? (*vm)["trace"].as<std::string>() : "";
+  if (want_csv && want_trace && same_path(csv, trace))
+    throw InputError(fmt::format("--csv and --trace name the same file {}", csv));
   if (want_csv) io::check_output_path(csv, "--csv", {scenario_file});
-  if (want_trace) io::check_output_path(trace, "--trace", {scenario_file, csv});
+  if (want_trace) io::check_output_path(trace, "--trace", {scenario_file});
   const auto overrides = read_overrides(*vm);
   const auto scenario =
       io::load_scenario(scenario_file, data_dir(), optional_count(*vm, "seq-len"));
@@ -136,8 +139,6 @@ int run_command(const Args& args) {
   const std::vector<std::string> inputs{scenario_file, job.platform.source, scenario.model.source};
   if (want_csv) io::check_output_path(csv, "--csv", inputs);
   if (want_trace) io::check_output_path(trace, "--trace", inputs);
-  if (want_csv && want_trace && same_path(csv, trace))
-    throw InputError(fmt::format("--csv and --trace name the same file {}", csv));
   const auto results = run_job(job);
 
   const bool quiet = vm->count("quiet") > 0;

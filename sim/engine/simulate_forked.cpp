@@ -9,7 +9,6 @@
 #include <unistd.h>
 #include <algorithm>
 #include <cerrno>
-#include <cmath>
 #include <csignal>
 #include <functional>
 #include <map>
@@ -207,15 +206,15 @@ std::vector<SimulationResult> run_cluster(const std::vector<SimulationInput>& in
       // Doubles round-trip exactly: nlohmann::json prints the shortest exact form.
       return out.dump();
     };
-    if (shares == 1) {
-      std::string one = "[";
-      one += run_share(0);
-      return one + "]";
+    // One share runs here; more run in children. Their JSON arrays are joined as text.
+    const auto outputs = shares == 1 ? std::vector<std::string>{run_share(0)}
+                                     : run_children(shares, processes, run_share);
+    std::string all = "[";
+    for (std::size_t n = 0; n < outputs.size(); ++n) {
+      if (n > 0) all += ',';
+      all += outputs[n];
     }
-    const auto outputs = run_children(shares, processes, run_share);
-    nlohmann::json all = nlohmann::json::array();
-    for (const auto& o : outputs) all.push_back(nlohmann::json::parse(o));
-    return all.dump();
+    return all + "]";
   });
   while (!read_some(session)) {
   }

@@ -46,16 +46,12 @@ Overrides read_overrides(const po::variables_map& vm, bool grid) {
   o.compile_only = vm.count("compile-only") > 0;
   o.training_steps = optional_count(vm, "steps");
   if (vm.count("sim-steps")) {
-    // A whole number below 2 gets the range, not "must be at least 1".
+    // A whole number of any sign goes to make_job's range check (2 to 100), which names it.
     const auto text = vm["sim-steps"].as<std::string>();
     std::int64_t n = 0;
     const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), n);
-    if (ec == std::errc() && end == text.data() + text.size() && n < 2)
-      throw InputError(
-          fmt::format("--sim-steps = {}: between 2 and 100 steps are simulated (the "
-                      "last is reported)",
-                      text));
-    o.simulated_steps = optional_count(vm, "sim-steps");
+    o.simulated_steps =
+        ec == std::errc() && end == text.data() + text.size() ? n : optional_count(vm, "sim-steps");
   }
   if (vm.count("platform-override"))
     for (const auto& kv : vm["platform-override"].as<std::vector<std::string>>()) {

@@ -9,30 +9,15 @@
 #include "engine/step_schedule.hpp"
 #include "model/layer_costs.hpp"
 #include "platform/platform_spec.hpp"
+#include "test_models.hpp"
 
 using namespace csx;
+using test::rel;
+using test::uniform_model;
 
 namespace {
 
 constexpr double kHuge = 1e30;
-
-// A model of L identical layers: w bytes of weights, f forward FLOP per sample each.
-model::ModelCosts uniform_model(int L, double w, double f) {
-  model::ModelCosts c;
-  for (int i = 0; i < L; ++i) {
-    model::Layer layer;
-    layer.name = "layer." + std::to_string(i);
-    layer.kind = model::LayerKind::kBlock;
-    layer.parameters = static_cast<std::int64_t>(w / 2);
-    layer.weight_bytes = w;
-    layer.forward_flops = f;
-    layer.matmuls = {{1000, 1000, f}};
-    layer.boundary_bytes = 1;
-    c.layers.push_back(layer);
-  }
-  c.num_blocks = L;
-  return c;
-}
 
 // A platform with every rate and bandwidth infinite and no overheads; tests switch one on.
 platform::PlatformSpec ideal_platform() {
@@ -98,8 +83,6 @@ engine::SimulationInput input_for(const model::ModelCosts& c, const platform::Pl
   in.simulated_steps = 3;
   return in;
 }
-
-double rel(double a, double b) { return std::fabs(a - b) / std::fabs(b); }
 
 }  // namespace
 
@@ -224,13 +207,13 @@ TEST(Engine, CollapsedMicrobatchesEqualTheFullRun) {
     platform::GradientAccumulation acc;
   };
   const auto mem = platform::GradientAccumulation::kMemoryX;
-  for (const auto& t : {Case{4e9, 64, 1, 2, model::Pass::kTrain, mem},       // 32 x 2
-                        Case{4e9, 61, 1, 3, model::Pass::kTrain, mem},       // 21 mb: 19 x 3 + 2 x 2
-                        Case{1e7, 60, 1, 2, model::Pass::kTrain, mem},       // streaming bound
-                        Case{4e9, 300, 4, 7, model::Pass::kTrain, mem},      // 11 x 7 + 0 ... uneven
-                        Case{4e9, 77, 1, 4, model::Pass::kEval, mem},
-                        Case{4e9, 50, 1, 2, model::Pass::kTrain,
-                             platform::GradientAccumulation::kWafer}}) {
+  for (const auto& t :
+       {Case{4e9, 64, 1, 2, model::Pass::kTrain, mem},   // 32 x 2
+        Case{4e9, 61, 1, 3, model::Pass::kTrain, mem},   // 21 mb: 19 x 3 + 2 x 2
+        Case{1e7, 60, 1, 2, model::Pass::kTrain, mem},   // streaming bound
+        Case{4e9, 300, 4, 7, model::Pass::kTrain, mem},  // 11 x 7 + 0 ... uneven
+        Case{4e9, 77, 1, 4, model::Pass::kEval, mem},
+        Case{4e9, 50, 1, 2, model::Pass::kTrain, platform::GradientAccumulation::kWafer}}) {
     p.gradient_accumulation = t.acc;
     auto in = input_for(uniform_model(4, 3e8, t.f), p, t.B, t.N, t.mbs, t.pass);
     in.collapse_microbatches = false;

@@ -15,14 +15,13 @@
 #include "io/scenario.hpp"
 #include "model/layer_costs.hpp"
 #include "platform/platform_spec.hpp"
+#include "test_models.hpp"
 
 using namespace csx;
+using test::rel;
+using test::uniform_model;
 
 namespace {
-
-double rel(double a, double b) {
-  return std::fabs(a - b) / std::fabs(b);
-}
 
 engine::SimulationInput full_of(engine::SimulationInput in) {
   in.representative = false;
@@ -57,23 +56,6 @@ std::int64_t mbs_with_about(std::int64_t P, std::int64_t k) {
     }
   }
   return best;
-}
-
-// A model of L identical layers: w bytes of weights, f forward FLOP per sample each.
-model::ModelCosts uniform_model(int L, double w, double f) {
-  model::ModelCosts c;
-  for (int i = 0; i < L; ++i) {
-    model::Layer layer;
-    layer.name = "layer." + std::to_string(i);
-    layer.parameters = static_cast<std::int64_t>(w / 2);
-    layer.weight_bytes = w;
-    layer.forward_flops = f;
-    layer.matmuls = {{1000, 1000, f}};
-    layer.boundary_bytes = 1;
-    c.layers.push_back(layer);
-  }
-  c.num_blocks = L;
-  return c;
 }
 
 }  // namespace

@@ -1,6 +1,8 @@
 // Options shared by run and sweep: everything that overrides a scenario.
 #pragma once
 
+#include <optional>
+
 #include "cli/options.hpp"
 #include "cli/run_job.hpp"
 
@@ -8,6 +10,9 @@ namespace csx::cli {
 
 // The largest --jobs of run and sweep (processes at once).
 inline constexpr std::int64_t kMaxJobs = 1024;
+
+// --jobs, if given: 1 to kMaxJobs `what` run at once. Throws InputError otherwise.
+[[nodiscard]] std::optional<std::int64_t> read_jobs(const po::variables_map& vm, const char* what);
 
 void add_job_options(po::options_description& desc);
 // Throws InputError for malformed values. With `grid`, --num-csx and --batch-size are lists

@@ -32,6 +32,13 @@ void add_job_options(po::options_description& desc) {
   // clang-format on
 }
 
+std::optional<std::int64_t> read_jobs(const po::variables_map& vm, const char* what) {
+  const auto jobs = optional_count(vm, "jobs");
+  if (jobs && *jobs > kMaxJobs)
+    throw InputError(fmt::format("--jobs = {}: at most {} {} run at once", *jobs, kMaxJobs, what));
+  return jobs;
+}
+
 Overrides read_overrides(const po::variables_map& vm, bool grid) {
   Overrides o;
   if (!grid) {
@@ -126,11 +133,7 @@ int run_command(const Args& args) {
   const auto scenario =
       io::load_scenario(scenario_file, data_dir(), optional_count(*vm, "seq-len"));
   Job job = make_job(scenario, overrides, data_dir());
-  const auto jobs = optional_count(*vm, "jobs");
-  if (jobs && *jobs > kMaxJobs)
-    throw InputError(
-        fmt::format("--jobs = {}: at most {} simulations run at once", *jobs, kMaxJobs));
-  job.simulation_processes = static_cast<int>(jobs.value_or(0));
+  job.simulation_processes = static_cast<int>(read_jobs(*vm, "simulations").value_or(0));
   // Now that the model and platform files are known, none of them may be overwritten either.
   const std::vector<std::string> inputs{scenario_file, job.platform.source, scenario.model.source};
   if (want_csv) io::check_output_path(csv, "--csv", inputs);

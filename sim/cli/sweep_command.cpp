@@ -138,10 +138,10 @@ int sweep_command(const Args& args) {
   io::check_output_path(csv, "--csv", {scenario_file});
   const auto num_csx = io::parse_value_list((*vm)["num-csx"].as<std::string>(), "--num-csx");
   const auto batches = io::parse_value_list((*vm)["batch-size"].as<std::string>(), "--batch-size");
-  const std::int64_t jobs = optional_count(*vm, "jobs").value_or(1);
-  if (jobs > kMaxJobs)
-    throw InputError(
-        fmt::format("--jobs = {}: at most {} grid points run at once", jobs, kMaxJobs));
+  const std::int64_t jobs = read_jobs(*vm, "grid points").value_or(1);
+  // The CPUs left to each grid point simulate its candidates.
+  const int processes_per_point =
+      static_cast<int>(std::max<std::int64_t>(1, engine::available_cpus() / jobs));
   const auto shard = vm->count("shard") ? io::parse_shard((*vm)["shard"].as<std::string>())
                                         : std::pair<std::int64_t, std::int64_t>{0, 1};
   const Overrides base = read_overrides(*vm, true);
@@ -164,9 +164,7 @@ int sweep_command(const Args& args) {
     o.batch_size = grid[i].second;
     try {
       Job job = make_job(scenario, o, data_dir());
-      // The CPUs left to each grid point simulate its candidates.
-      job.simulation_processes =
-          static_cast<int>(std::max<std::int64_t>(1, engine::available_cpus() / jobs));
+      job.simulation_processes = processes_per_point;
       pending.emplace(grid[i], std::move(job));
     } catch (const RuleError& e) {
       if (first_refusal.empty()) first_refusal = e.what();

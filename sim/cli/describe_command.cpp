@@ -1,12 +1,13 @@
 // `csxsim describe`: a model's parameters, FLOPs, streamed bytes, activations and memory fit.
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 #include <nlohmann/json.hpp>
 
 #include "cli/commands.hpp"
 #include "cli/options.hpp"
+#include "io/scenario.hpp"
 #include "model/layer_costs.hpp"
 #include "model/memory_model.hpp"
-#include "io/scenario.hpp"
 #include "model/model_loader.hpp"
 #include "platform/platform_spec.hpp"
 
@@ -15,21 +16,63 @@ namespace {
 
 const char* kind_name(model::LayerKind k) {
   switch (k) {
-    case model::LayerKind::kEmbedding: return "embedding";
-    case model::LayerKind::kBlock: return "block";
-    case model::LayerKind::kHead: return "head";
+    case model::LayerKind::kEmbedding:
+      return "embedding";
+    case model::LayerKind::kBlock:
+      return "block";
+    case model::LayerKind::kHead:
+      return "head";
   }
   return "?";
 }
 
 const char* architecture_name(model::Architecture a) {
   switch (a) {
-    case model::Architecture::kDecoder: return "decoder";
-    case model::Architecture::kEncoder: return "encoder";
-    case model::Architecture::kVisionTransformer: return "vision transformer";
-    case model::Architecture::kResNet: return "CNN with batch norm";
+    case model::Architecture::kDecoder:
+      return "decoder";
+    case model::Architecture::kEncoder:
+      return "encoder";
+    case model::Architecture::kEncoderDecoder:
+      return "encoder-decoder";
+    case model::Architecture::kVisionTransformer:
+      return "vision transformer";
+    case model::Architecture::kDiffusionTransformer:
+      return "diffusion transformer";
+    case model::Architecture::kMultimodal:
+      return "vision encoder + decoder";
+    case model::Architecture::kResNet:
+      return "CNN with batch norm";
+    case model::Architecture::kMlp:
+      return "fully connected";
   }
   return "?";
+}
+
+std::string attention_kind(const model::Stack& st) {
+  if (st.num_kv_heads == 1 && st.num_heads > 1) return "multi-query";
+  if (st.num_kv_heads < st.num_heads) return "grouped-query";
+  return "multi-head";
+}
+
+nlohmann::ordered_json stack_json(const model::Stack& st) {
+  return {{"name", st.name},
+          {"num_layers", st.num_layers},
+          {"hidden_size", st.hidden_size},
+          {"num_heads", st.num_heads},
+          {"num_kv_heads", st.num_kv_heads},
+          {"head_dim", st.head_dim},
+          {"attention", attention_kind(st)},
+          {"causal", st.causal},
+          {"sliding_window", st.sliding_window},
+          {"position", st.position},
+          {"filter_size", st.filter_size},
+          {"nonlinearity", st.nonlinearity},
+          {"parallel_attention_ffn", st.parallel_attention_ffn},
+          {"num_experts", st.num_experts},
+          {"top_k", st.top_k},
+          {"num_shared_experts", st.num_shared_experts},
+          {"tokens", st.tokens},
+          {"trainable", st.trainable}};
 }
 
 }  // namespace
@@ -37,11 +80,11 @@ const char* architecture_name(model::Architecture a) {
 int describe_command(const Args& args) {
   po::options_description desc("describe options");
   std::string file, platform_name = "cs2";
-  desc.add_options()
-      ("model", po::value(&file)->required(), "model or Model Zoo params file, or a models/ name")
-      ("platform", po::value(&platform_name), "cs2 | cs3 | platform file (default cs2)")
-      ("seq-len", po::value<std::string>(), "sequence length override (tokens)")
-      ("json", "print one JSON object");
+  desc.add_options()("model", po::value(&file)->required(),
+                     "model or Model Zoo params file, or a models/ name")(
+      "platform", po::value(&platform_name), "cs2 | cs3 | platform file (default cs2)")(
+      "seq-len", po::value<std::string>(), "sequence length override (tokens)")(
+      "json", "print one JSON object");
   po::positional_options_description pos;
   pos.add("model", 1);
   const auto vm = parse_options(
@@ -49,8 +92,10 @@ int describe_command(const Args& args) {
       desc, &pos);
   if (!vm) return 0;
   // Any file run accepts: a models/ file, a Model Zoo file, or a scenario naming a model.
-  const auto spec =
-      io::load_scenario(resolve_model_path(file), data_dir(), optional_count(*vm, "seq-len")).model;
+  const auto scenario =
+      io::load_scenario(resolve_model_path(file), data_dir(), optional_count(*vm, "seq-len"));
+  print_warnings(scenario);
+  const auto& spec = scenario.model;
   const auto platform = platform::load_platform(platform_name, data_dir());
   const auto costs = model::layer_costs(spec);
   const auto max_mbs = model::max_fitting_micro_batch_size(costs, platform, model::Pass::kTrain);
@@ -61,8 +106,15 @@ int describe_command(const Args& args) {
     nlohmann::ordered_json j;
     j["model"] = spec.label;
     j["family"] = spec.name;
+    j["family_from"] = spec.family_from;
+    j["architecture"] = architecture_name(spec.architecture);
     j["platform"] = platform.name;
     j["seq_len"] = spec.seq_len;
+    j["seq_len_from"] = spec.seq_len_from;
+    j["modelled"] = spec.modelled;
+    j["warnings"] = scenario.warnings;
+    auto& stacks = j["stacks"] = nlohmann::json::array();
+    for (const auto& st : spec.stacks) stacks.push_back(stack_json(st));
     j["parameters"] = costs.parameters();
     j["train_flops_per_sample"] = train_flops;
     j["train_flops_per_sample_with_recompute"] = costs.train_flops_per_sample(true);
@@ -86,14 +138,17 @@ int describe_command(const Args& args) {
 
   fmt::print("model {} ({}, {}) from {}\n", spec.label, spec.name,
              architecture_name(spec.architecture), spec.source);
-  if (spec.transformer())
-    fmt::print("  seq_len {}, hidden {}, layers {}, heads {} (kv {}), ffn {} ({}{}), vocab {}\n",
-               spec.seq_len, spec.hidden_size, spec.num_hidden_layers, spec.num_heads,
-               spec.num_kv_heads, spec.filter_size, spec.nonlinearity,
-               spec.num_experts > 1 ? fmt::format(", {} experts top-{}", spec.num_experts,
-                                                  spec.top_k)
-                                    : "",
-               spec.vocab_size);
+  fmt::print("  family from {}; seq_len {} from {}\n", spec.family_from, spec.seq_len,
+             spec.seq_len_from);
+  for (const auto& st : spec.stacks)
+    fmt::print(
+        "  {}: {} layers, hidden {}, {} heads ({} attention, kv {}, head {}), ffn {} ({}), "
+        "{} tokens{}{}\n",
+        st.name, st.num_layers, st.hidden_size, st.num_heads, attention_kind(st), st.num_kv_heads,
+        st.head_dim, st.filter_size, st.nonlinearity, st.tokens, st.causal ? ", causal" : "",
+        st.trainable ? "" : ", frozen");
+  if (spec.vocab_size > 0) fmt::print("  vocab {}\n", spec.vocab_size);
+  if (!spec.modelled.empty()) fmt::print("  modelled: {}\n", fmt::join(spec.modelled, "; "));
   fmt::print("{:<44}{:>20}\n", "parameters", costs.parameters());
   fmt::print("{:<44}{:>20.4e}\n", "training FLOP per sample (model, no recompute)", train_flops);
   fmt::print("{:<44}{:>20.4e}\n", "training FLOP per sample (with recompute)",

@@ -1,10 +1,10 @@
 // Option parsing shared by the subcommands.
 #include "cli/options.hpp"
 
-#include <cstdlib>
-#include <algorithm>
-#include <filesystem>
 #include <fmt/format.h>
+#include <algorithm>
+#include <cstdlib>
+#include <filesystem>
 #include <iostream>
 
 #include "batching/mbs_setting.hpp"
@@ -13,14 +13,14 @@
 
 namespace csx::cli {
 
-std::optional<po::variables_map> parse_options(const Args& args, const std::string& usage,
-                                               po::options_description& desc,
-                                               const po::positional_options_description* positional) {
+std::optional<po::variables_map> parse_options(
+    const Args& args, const std::string& usage, po::options_description& desc,
+    const po::positional_options_description* positional) {
   desc.add_options()("help,h", "show this help");
   po::variables_map vm;
   static const po::positional_options_description none;
-  auto parser = po::command_line_parser(args).options(desc).positional(positional ? *positional
-                                                                                   : none);
+  auto parser =
+      po::command_line_parser(args).options(desc).positional(positional ? *positional : none);
   try {
     po::store(parser.run(), vm);
   } catch (const po::unknown_option& e) {
@@ -68,7 +68,8 @@ std::string resolve_model_path(const std::string& arg) {
   const fs::path shipped = models / (arg + ".yaml");
   if (fs::exists(shipped, ec)) return shipped.string();
   std::vector<std::string> stems;
-  for (const auto& f : fs::directory_iterator(models, ec)) stems.push_back(f.path().stem().string());
+  for (const auto& f : fs::directory_iterator(models, ec))
+    stems.push_back(f.path().stem().string());
   std::sort(stems.begin(), stems.end());
   throw InputError(fmt::format("{}: no such file, and no model of that name in models/{}", arg,
                                did_you_mean(arg, stems)));
@@ -77,6 +78,10 @@ std::string resolve_model_path(const std::string& arg) {
 std::optional<std::int64_t> optional_count(const po::variables_map& vm, const std::string& flag) {
   if (!vm.count(flag)) return std::nullopt;
   return batching::parse_positive_int(vm[flag].as<std::string>(), "--" + flag);
+}
+
+void print_warnings(const io::Scenario& scenario) {
+  for (const auto& w : scenario.warnings) fmt::print(stderr, "warning: {}\n", w);
 }
 
 }  // namespace csx::cli

@@ -2,11 +2,12 @@
 #pragma once
 
 #include <boost/program_options.hpp>
-#include <optional>
 #include <cstdint>
+#include <optional>
 #include <string>
 
 #include "cli/commands.hpp"
+#include "io/scenario.hpp"
 
 namespace csx::cli {
 
@@ -32,5 +33,8 @@ namespace csx::cli {
 // Parses an optional positive integer flag given as text.
 [[nodiscard]] std::optional<std::int64_t> optional_count(const po::variables_map& vm,
                                                          const std::string& flag);
+
+// Prints the scenario's warnings to stderr, one "warning: ..." line each.
+void print_warnings(const io::Scenario& scenario);
 
 }  // namespace csx::cli

@@ -132,6 +132,7 @@ int run_command(const Args& args) {
   const auto overrides = read_overrides(*vm);
   const auto scenario =
       io::load_scenario(scenario_file, data_dir(), optional_count(*vm, "seq-len"));
+  print_warnings(scenario);
   Job job = make_job(scenario, overrides, data_dir());
   job.simulation_processes = static_cast<int>(read_jobs(*vm, "simulations").value_or(0));
   // Now that the model and platform files are known, none of them may be overwritten either.

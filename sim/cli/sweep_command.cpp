@@ -147,6 +147,7 @@ int sweep_command(const Args& args) {
   const Overrides base = read_overrides(*vm, true);
   const auto scenario =
       io::load_scenario(scenario_file, data_dir(), optional_count(*vm, "seq-len"));
+  print_warnings(scenario);
 
   // The grid in canonical order; this shard's share of it.
   std::vector<PointKey> grid;

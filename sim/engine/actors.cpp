@@ -116,8 +116,7 @@ void memoryx_optimizer(Context& ctx) {
       ctx.optimizer_queue.pop_front();
       const double t0 = s4u::Engine::get_clock();
       // The MemoryX host's speed is the optimizer rate, so the work is the parameter count.
-      s4u::this_actor::execute(
-          static_cast<double>(S.input().costs.layers[static_cast<std::size_t>(layer)].parameters));
+      s4u::this_actor::execute(S.optimizer_parameters(layer));
       ++ctx.activities;
       work_s += S.optimizer_time_s(layer);
       if (ctx.tracing())

@@ -88,16 +88,22 @@ double StepSchedule::kernel_time_s(std::int64_t layer, std::int64_t samples, boo
   const double n = static_cast<double>(samples);
   double flops = L.forward_flops * n;
   if (backward) {
-    const bool recompute = input_.platform.recompute() && L.kind == model::LayerKind::kBlock;
-    flops *= recompute ? 3.0 : 2.0;
+    const bool recompute =
+        input_.platform.recompute() && L.kind == model::LayerKind::kBlock && L.backward_factor > 0;
+    flops *= L.backward_factor + (recompute ? 1.0 : 0.0);
   }
+  const double tokens = L.tokens > 0 ? L.tokens : static_cast<double>(input_.seq_len);
   return platform::kernel_time_s(input_.platform, fill_[static_cast<std::size_t>(layer)],
-                                 n * static_cast<double>(input_.seq_len), flops);
+                                 n * tokens, flops);
+}
+
+double StepSchedule::optimizer_parameters(std::int64_t layer) const {
+  const auto& L = input_.costs.layers[static_cast<std::size_t>(layer)];
+  return L.trainable ? static_cast<double>(L.parameters) : 0.0;
 }
 
 double StepSchedule::optimizer_time_s(std::int64_t layer) const {
-  return static_cast<double>(input_.costs.layers[static_cast<std::size_t>(layer)].parameters) /
-         input_.platform.optimizer_rate_params_per_s;
+  return optimizer_parameters(layer) / input_.platform.optimizer_rate_params_per_s;
 }
 
 SwarmxTree build_swarmx_tree(std::int64_t num_csx, std::int64_t fanout) {

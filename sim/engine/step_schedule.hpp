@@ -48,6 +48,8 @@ class StepSchedule {
   // Kernel seconds of a layer pass for a microbatch of `samples` samples (platform efficiency
   // model; backward includes the recomputed forward of blocks under the checkpoint policy).
   [[nodiscard]] double kernel_time_s(std::int64_t layer, std::int64_t samples, bool backward) const;
+  // Parameters the optimizer updates in a layer (0 when frozen).
+  [[nodiscard]] double optimizer_parameters(std::int64_t layer) const;
   // Optimizer seconds of a layer at the MemoryX rate.
   [[nodiscard]] double optimizer_time_s(std::int64_t layer) const;
 

@@ -1,13 +1,14 @@
 // Scenario files: Trainer layout (Release 2.4+), legacy layout (Release <= 2.3), and ours.
 #include "io/scenario.hpp"
 
-#include <filesystem>
 #include <fmt/format.h>
+#include <filesystem>
 
 #include "common/did_you_mean.hpp"
 #include "common/errors.hpp"
 #include "io/yaml_block.hpp"
 #include "model/model_loader.hpp"
+#include "model/modelzoo_keys.hpp"
 
 namespace csx::io {
 namespace {
@@ -15,19 +16,64 @@ namespace {
 const char* kMbsFlag = "csx.performance.micro_batch_size";
 
 // Keys of these blocks in real Model Zoo files that csxsim does not need.
-const std::vector<std::string> kDataloaderIgnored{
-    "data_dir", "data_processor", "do_lower", "image_size", "masked_lm_prob",
-    "max_predictions_per_seq", "max_sequence_length", "num_classes", "num_workers",
-    "persistent_workers", "prefetch_factor", "shuffle", "shuffle_seed", "split", "transforms",
-    "use_worker_cache", "vocab_file", "drop_last", "mixed_precision", "pad_last"};
+const std::vector<std::string> kDataloaderIgnored{"data_dir",
+                                                  "data_processor",
+                                                  "do_lower",
+                                                  "image_size",
+                                                  "masked_lm_prob",
+                                                  "max_predictions_per_seq",
+                                                  "max_sequence_length",
+                                                  "num_classes",
+                                                  "num_workers",
+                                                  "persistent_workers",
+                                                  "prefetch_factor",
+                                                  "shuffle",
+                                                  "shuffle_seed",
+                                                  "split",
+                                                  "transforms",
+                                                  "use_worker_cache",
+                                                  "vocab_file",
+                                                  "drop_last",
+                                                  "mixed_precision",
+                                                  "pad_last"};
 const std::vector<std::string> kClusterIgnored{"max_wgt_servers", "num_workers_per_csx",
                                                "mount_dirs", "python_paths", "num_act_servers"};
-const std::vector<std::string> kRunconfigIgnored{
-    "checkpoint_steps", "enable_distributed", "eval_frequency", "eval_steps", "log_steps",
-    "model_dir", "save_initial_checkpoint", "seed", "mode", "num_wgt_servers",
-    "num_workers_per_csx", "compile_only", "validate_only"};
-const std::vector<std::string> kLoopIgnored{"eval_frequency", "eval_steps", "num_steps",
-                                            "num_epochs", "steps_per_epoch", "grad_accum_steps"};
+// Every runconfig key of the Release 2.3 configs, and the cluster-access arguments of the
+// Cerebras run scripts of that release.
+const std::vector<std::string> kRunconfigIgnored{"checkpoint_path",
+                                                 "checkpoint_steps",
+                                                 "compile_crd_memory_gi",
+                                                 "compile_only",
+                                                 "disable_strict_checkpoint_loading",
+                                                 "enable_distributed",
+                                                 "eval_frequency",
+                                                 "eval_steps",
+                                                 "execute_crd_memory_gi",
+                                                 "load_checkpoint_states",
+                                                 "log_steps",
+                                                 "max_checkpoints",
+                                                 "mode",
+                                                 "model_dir",
+                                                 "num_act_servers",
+                                                 "num_epochs",
+                                                 "num_steps",
+                                                 "num_wgt_servers",
+                                                 "num_workers_per_csx",
+                                                 "precision_opt_level",
+                                                 "save_initial_checkpoint",
+                                                 "seed",
+                                                 "transfer_processes",
+                                                 "validate_only",
+                                                 "python_paths",
+                                                 "mount_dirs",
+                                                 "job_labels",
+                                                 "credentials_path",
+                                                 "mgmt_address",
+                                                 "job_priority",
+                                                 "autoload_checkpoint"};
+const std::vector<std::string> kLoopIgnored{"eval_frequency",  "eval_steps",
+                                            "num_steps",       "num_epochs",
+                                            "steps_per_epoch", "grad_accum_steps"};
 const std::vector<std::string> kSimulationKeys{"platform", "mode", "compile_only",
                                                "simulated_steps", "auto_min_speedup"};
 
@@ -39,7 +85,8 @@ std::optional<Block> dataloader(const Block& parent, const std::string& key) {
     if (n.size() == 0) return std::nullopt;
     n = n[0];
   }
-  if (!n.IsMap()) throw InputError(fmt::format("{}: expected a mapping of keys", parent.where(key)));
+  if (!n.IsMap())
+    throw InputError(fmt::format("{}: expected a mapping of keys", parent.where(key)));
   return Block(parent.file(), parent.key_path() + "." + key, n);
 }
 
@@ -57,6 +104,21 @@ Setting setting_in(const Block& b, const std::string& key) {
   return {parse_mbs_node(b.node()[key], b.where(key)), b.where(key)};
 }
 
+// Keys of a dataloader block: what the Model Zoo's data processors take, plus ours.
+const std::vector<std::string>& dataloader_keys() {
+  static const std::vector<std::string> keys = [] {
+    std::vector<std::string> k{"batch_size", "micro_batch_size"};
+    for (auto key : model::modelzoo_dataloader_keys()) k.emplace_back(key);
+    return k;
+  }();
+  return keys;
+}
+
+std::vector<std::string> joined(std::vector<std::string> a, const std::vector<std::string>& b) {
+  a.insert(a.end(), b.begin(), b.end());
+  return a;
+}
+
 // The first of `choices` that is set.
 void pick(std::initializer_list<Setting> choices, std::optional<batching::MbsSetting>& value,
           std::string& where) {
@@ -68,7 +130,7 @@ void pick(std::initializer_list<Setting> choices, std::optional<batching::MbsSet
     }
 }
 
-Flags read_callbacks(const Block& init) {
+Flags read_callbacks(const Block& init, std::vector<std::string>& warnings) {
   Flags f;
   if (!init.has_value("callbacks")) return f;
   const YAML::Node list = init.node()["callbacks"];
@@ -83,18 +145,21 @@ Flags read_callbacks(const Block& init) {
       const std::string hint = did_you_mean(name, flag_blocks);
       if (std::find(flag_blocks.begin(), flag_blocks.end(), name) == flag_blocks.end()) {
         if (!hint.empty() && name.find("Flag") != std::string::npos)
-          throw InputError(fmt::format("{}: unknown callback '{}'{}", init.where("callbacks"),
-                                       name, hint));
+          warnings.push_back(
+              fmt::format("{}: callback '{}' is not one the Model Zoo defines{}; "
+                          "ignored",
+                          init.where("callbacks"), name, hint));
         continue;
       }
       if (!kv.second.IsMap()) continue;
       const Block b(init.file(), fmt::format("{}.callbacks[{}].{}", init.key_path(), i, name),
                     kv.second);
-      b.reject_typos({kMbsFlag}, {});
+      b.warn_unknown_keys({kMbsFlag}, true, warnings);
       auto setting = setting_in(b, kMbsFlag);
       if (!setting.value) continue;
-      (name == "GlobalFlags" ? f.global : name == "ScopedTrainFlags" ? f.train : f.validate) =
-          setting;
+      (name == "GlobalFlags"        ? f.global
+       : name == "ScopedTrainFlags" ? f.train
+                                    : f.validate) = setting;
     }
   }
   return f;
@@ -105,9 +170,10 @@ model::ModelSpec read_model_ref(const YAML::Node& root, const Block& holder,
                                 std::optional<std::int64_t> seq_len,
                                 const std::optional<Block>& train_data) {
   if (!holder.has_value("model"))
-    throw InputError(fmt::format("{}: required key is missing (the model: inline, or a models/ "
-                                 "file)",
-                                 holder.where("model")));
+    throw InputError(
+        fmt::format("{}: required key is missing (the model: inline, or a models/ "
+                    "file)",
+                    holder.where("model")));
   const YAML::Node ref = holder.node()["model"];
   if (!ref.IsScalar()) return model::read_model(root, file, seq_len);
   // A referenced model file takes the scenario's sequence length, if it sets one.
@@ -118,9 +184,10 @@ model::ModelSpec read_model_ref(const YAML::Node& root, const Block& holder,
   std::error_code ec;
   if (!fs::exists(path, ec)) path = fs::path(data_dir) / "models" / (name + ".yaml");
   if (!fs::exists(path, ec))
-    throw InputError(fmt::format("{} = '{}': no such model file (relative to the scenario, or a "
-                                 "name in models/)",
-                                 holder.where("model"), name));
+    throw InputError(
+        fmt::format("{} = '{}': no such model file (relative to the scenario, or a "
+                    "name in models/)",
+                    holder.where("model"), name));
   return model::load_model(path.string(), seq_len);
 }
 
@@ -149,9 +216,12 @@ Scenario read_scenario_unchecked(const YAML::Node& root_node, const std::string&
 
 std::string to_string(Mode m) {
   switch (m) {
-    case Mode::kTrain: return "train";
-    case Mode::kEval: return "eval";
-    case Mode::kTrainAndEval: return "train_and_eval";
+    case Mode::kTrain:
+      return "train";
+    case Mode::kEval:
+      return "eval";
+    case Mode::kTrainAndEval:
+      return "train_and_eval";
   }
   return "?";
 }
@@ -160,9 +230,8 @@ Mode parse_mode(const std::string& text, const std::string& where) {
   if (text == "train") return Mode::kTrain;
   if (text == "eval") return Mode::kEval;
   if (text == "train_and_eval") return Mode::kTrainAndEval;
-  throw InputError(fmt::format("{} = '{}': the mode must be train, eval or train_and_eval{}",
-                               where, text,
-                               did_you_mean(text, {"train", "eval", "train_and_eval"})));
+  throw InputError(fmt::format("{} = '{}': the mode must be train, eval or train_and_eval{}", where,
+                               text, did_you_mean(text, {"train", "eval", "train_and_eval"})));
 }
 
 batching::MbsSetting parse_mbs_node(const YAML::Node& n, const std::string& where) {
@@ -171,14 +240,15 @@ batching::MbsSetting parse_mbs_node(const YAML::Node& n, const std::string& wher
     const Block b("", "", n);
     for (const auto& kv : n)
       if (kv.first.Scalar() != "explore")
-        throw InputError(fmt::format("{}: unknown key '{}' in micro_batch_size (only explore: "
-                                     "{{min, max}}){}",
-                                     where, kv.first.Scalar(),
-                                     did_you_mean(kv.first.Scalar(), {"explore"})));
+        throw InputError(
+            fmt::format("{}: unknown key '{}' in micro_batch_size (only explore: "
+                        "{{min, max}}){}",
+                        where, kv.first.Scalar(), did_you_mean(kv.first.Scalar(), {"explore"})));
     if (!n["explore"].IsDefined())
-      throw InputError(fmt::format("{}: an empty mapping is not a micro_batch_size setting (use "
-                                   "auto, explore, none, an integer or {{explore: {{min, max}}}})",
-                                   where));
+      throw InputError(
+          fmt::format("{}: an empty mapping is not a micro_batch_size setting (use "
+                      "auto, explore, none, an integer or {{explore: {{min, max}}}})",
+                      where));
     const YAML::Node e = n["explore"];
     batching::MbsExplore x;
     if (e.IsMap()) {
@@ -191,15 +261,16 @@ batching::MbsSetting parse_mbs_node(const YAML::Node& n, const std::string& wher
       if (e["max"] && !e["max"].IsNull())
         x.max = parse_int_scalar(e["max"].Scalar(), where + ".explore.max", 1);
       if (x.min && x.max && *x.min > *x.max)
-        throw InputError(fmt::format("{}.explore: min {} is larger than max {}", where, *x.min,
-                                     *x.max));
+        throw InputError(
+            fmt::format("{}.explore: min {} is larger than max {}", where, *x.min, *x.max));
     } else if (!e.IsNull()) {
       throw InputError(fmt::format("{}.explore: expected {{min, max}}", where));
     }
     return x;
   }
   if (!n.IsScalar())
-    throw InputError(fmt::format("{} is a list: expected auto, explore, none or an integer", where));
+    throw InputError(
+        fmt::format("{} is a list: expected auto, explore, none or an integer", where));
   const std::string text = n.Scalar();
   if (text == "auto" || text == "explore" || text == "none")
     return batching::parse_mbs_setting(text, where);
@@ -228,46 +299,57 @@ Scenario read_scenario_unchecked(const YAML::Node& root_node, const std::string&
   if (!root_node.IsMap())
     throw InputError(fmt::format("{}: expected a YAML mapping of keys at the top level", file));
   const Block root(file, "", root_node);
-  root.reject_typos({"trainer", "simulation", "train_input", "eval_input", "model", "runconfig"},
-                    {"optimizer", "sparsity", "csconfig", "description", "eval_input_2",
-                     "train_input_2"});
   Scenario s;
   s.file = file;
+  root.warn_unknown_keys(
+      joined({"trainer", "simulation", "train_input", "eval_input", "model", "runconfig"},
+             {"optimizer", "sparsity", "csconfig", "description", "eval_input_2", "train_input_2"}),
+      true, s.warnings);
+  // `simulation` is our own block: a near miss of its name is refused, not ignored.
+  for (const auto& kv : root_node) {
+    const std::string key = kv.first.Scalar();
+    if (key != "simulation" && !did_you_mean(key, {"simulation"}).empty())
+      throw InputError(
+          fmt::format("{}: unknown key (did you mean 'simulation'?)", root.where(key)));
+  }
   if (root.has_value("trainer")) {
     YAML::Node t = root_node["trainer"];
     if (t.IsSequence() && t.size() > 0) t = t[0]["trainer"] ? t[0]["trainer"] : t[0];
     const Block trainer(file, "trainer", t);
-    trainer.reject_typos({"init", "fit"}, {"validate", "validate_all"});
+    trainer.warn_unknown_keys(joined({"init", "fit"}, {"validate", "validate_all"}), true,
+                              s.warnings);
     const Block init = trainer.child("init");
-    init.reject_typos({"backend", "callbacks", "loop", "model"},
-                      {"checkpoint", "logging", "model_dir", "optimizer", "precision",
-                       "schedulers", "seed", "autorestart"});
+    init.warn_unknown_keys(joined({"backend", "callbacks", "loop", "model"},
+                                  {"checkpoint", "logging", "model_dir", "optimizer", "precision",
+                                   "schedulers", "seed", "autorestart"}),
+                           true, s.warnings);
     std::optional<Block> train, val;
     if (auto fit = trainer.optional_child("fit")) {
-      fit->reject_typos({"train_dataloader", "val_dataloader"}, {"ckpt_path"});
+      fit->warn_unknown_keys(joined({"train_dataloader", "val_dataloader"}, {"ckpt_path"}), true,
+                             s.warnings);
       train = dataloader(*fit, "train_dataloader");
       val = dataloader(*fit, "val_dataloader");
     }
     s.model = read_model_ref(root_node, init, file, data_dir, seq_len, train);
     if (auto backend = init.optional_child("backend"))
       if (auto cluster = backend->optional_child("cluster_config")) {
-        cluster->reject_typos({"num_csx"}, kClusterIgnored);
+        cluster->warn_unknown_keys(joined({"num_csx"}, kClusterIgnored), true, s.warnings);
         s.num_csx = cluster->get_int_opt("num_csx");
         if (s.num_csx) s.num_csx_where = cluster->where("num_csx");
       }
     if (auto loop = init.optional_child("loop")) {
-      loop->reject_typos({"max_steps"}, kLoopIgnored);
+      loop->warn_unknown_keys(joined({"max_steps"}, kLoopIgnored), true, s.warnings);
       s.max_steps = loop->get_int_opt("max_steps");
     }
-    const Flags flags = read_callbacks(init);
+    const Flags flags = read_callbacks(init, s.warnings);
     Setting train_loader, val_loader;
     if (train) {
-      train->reject_typos({"batch_size", "micro_batch_size"}, kDataloaderIgnored);
+      train->warn_unknown_keys(dataloader_keys(), false, s.warnings);
       s.batch_size = train->get_int_opt("batch_size");
       train_loader = setting_in(*train, "micro_batch_size");
     }
     if (val) {
-      val->reject_typos({"batch_size", "micro_batch_size"}, kDataloaderIgnored);
+      val->warn_unknown_keys(dataloader_keys(), false, s.warnings);
       s.eval_batch_size = val->get_int_opt("batch_size");
       val_loader = setting_in(*val, "micro_batch_size");
     }
@@ -277,31 +359,33 @@ Scenario read_scenario_unchecked(const YAML::Node& root_node, const std::string&
          s.eval_micro_batch_size_where);
   } else {
     if (!root.has_value("model"))
-      throw InputError(fmt::format("{}: no model found: expected trainer.init.model (Trainer "
-                                   "layout) or model (legacy layout)",
-                                   file));
+      throw InputError(
+          fmt::format("{}: no model found: expected trainer.init.model (Trainer "
+                      "layout) or model (legacy layout)",
+                      file));
     const auto train = root.optional_child("train_input");
     s.model = read_model_ref(root_node, root, file, data_dir, seq_len, train);
     if (train) {
-      train->reject_typos({"batch_size", "micro_batch_size"}, kDataloaderIgnored);
+      train->warn_unknown_keys(dataloader_keys(), false, s.warnings);
       s.batch_size = train->get_int_opt("batch_size");
       pick({setting_in(*train, "micro_batch_size")}, s.train_micro_batch_size,
            s.train_micro_batch_size_where);
     }
     if (auto eval = root.optional_child("eval_input")) {
-      eval->reject_typos({"batch_size", "micro_batch_size"}, kDataloaderIgnored);
+      eval->warn_unknown_keys(dataloader_keys(), false, s.warnings);
       s.eval_batch_size = eval->get_int_opt("batch_size");
       pick({setting_in(*eval, "micro_batch_size")}, s.eval_micro_batch_size,
            s.eval_micro_batch_size_where);
     }
     if (auto run = root.optional_child("runconfig")) {
-      run->reject_typos({"num_csx", "max_steps"}, kRunconfigIgnored);
+      run->warn_unknown_keys(joined({"num_csx", "max_steps"}, kRunconfigIgnored), true, s.warnings);
       s.num_csx = run->get_int_opt("num_csx");
       if (s.num_csx) s.num_csx_where = run->where("num_csx");
       s.max_steps = run->get_int_opt("max_steps");
     }
   }
   read_simulation(root, s);
+  s.warnings.insert(s.warnings.begin(), s.model.warnings.begin(), s.model.warnings.end());
   return s;
 }
 

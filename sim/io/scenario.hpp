@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include <yaml-cpp/yaml.h>
 
@@ -22,9 +23,9 @@ enum class Mode { kTrain, kEval, kTrainAndEval };
 struct Scenario {
   std::string file;
   model::ModelSpec model;
-  std::optional<std::int64_t> num_csx;         // cluster_config.num_csx / runconfig.num_csx
-  std::optional<std::int64_t> batch_size;      // train dataloader / train_input (samples)
-  std::optional<std::int64_t> eval_batch_size; // val dataloader / eval_input (samples)
+  std::optional<std::int64_t> num_csx;          // cluster_config.num_csx / runconfig.num_csx
+  std::optional<std::int64_t> batch_size;       // train dataloader / train_input (samples)
+  std::optional<std::int64_t> eval_batch_size;  // val dataloader / eval_input (samples)
   // micro_batch_size for training and for eval; unset means auto. Precedence (DESIGN.md 2):
   // ScopedTrainFlags / ScopedValidateFlags, then GlobalFlags, then the dataloader's
   // micro_batch_size (train_dataloader / val_dataloader, or train_input / eval_input).
@@ -36,6 +37,8 @@ struct Scenario {
   std::string num_csx_where;              // "file:line: key" where num_csx was set
   std::string platform_where;
   std::string simulated_steps_where;
+  // Keys the Model Zoo does not define, a guessed family, ...: one line each, for stderr.
+  std::vector<std::string> warnings;
 
   // simulation: block (ours).
   std::string platform = "cs2";

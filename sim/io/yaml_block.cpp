@@ -1,13 +1,13 @@
 // Validated YAML reads.
 #include "io/yaml_block.hpp"
 
+#include <fmt/format.h>
 #include <charconv>
 #include <cmath>
 #include <filesystem>
 #include <fstream>
-#include <map>
-#include <fmt/format.h>
 #include <limits>
+#include <map>
 
 #include "common/did_you_mean.hpp"
 #include "common/errors.hpp"
@@ -18,24 +18,64 @@ namespace {
 
 constexpr std::uintmax_t kMaxFileBytes = 16 << 20;
 
+// Nodes a document may expand to through aliases: real configs have a few thousand; an alias
+// bomb (a 300-byte file naming a node that names a node ...) has billions.
+constexpr std::int64_t kMaxExpandedNodes = 200'000;
+
 // yaml-cpp keeps the first of two equal keys, Python's YAML (which the Cerebras stack uses) the
-// last: refuse duplicates rather than guess.
-void reject_duplicate_keys(const YAML::Node& n, const std::string& path) {
+// last: refuse duplicates with different values rather than guess; equal ones are harmless.
+void reject_duplicate_keys(const YAML::Node& n, const std::string& path, std::int64_t& visited) {
+  if (++visited > kMaxExpandedNodes)
+    throw InputError(
+        fmt::format("{}: expands to more than {} YAML nodes (aliases that repeat "
+                    "nodes); not a csxsim input",
+                    path, kMaxExpandedNodes));
   if (n.IsMap()) {
-    std::map<std::string, int> seen;
+    std::map<std::string, YAML::Node> seen;
     for (const auto& kv : n) {
       if (!kv.first.IsScalar()) continue;
-      const auto [it, fresh] = seen.emplace(kv.first.Scalar(), kv.first.Mark().line + 1);
-      if (!fresh)
-        throw InputError(fmt::format("{}:{}: duplicate key '{}' (first on line {}); YAML "
-                                     "readers disagree on which one wins",
-                                     path, kv.first.Mark().line + 1, kv.first.Scalar(),
-                                     it->second));
-      reject_duplicate_keys(kv.second, path);
+      const auto [it, fresh] = seen.emplace(kv.first.Scalar(), kv.first);
+      if (!fresh && YAML::Dump(n[kv.first.Scalar()]) != YAML::Dump(kv.second))
+        throw InputError(fmt::format(
+            "{}:{}: duplicate key '{}' (first on line {}) with a "
+            "different value; YAML readers disagree on which one wins",
+            path, kv.first.Mark().line + 1, kv.first.Scalar(), it->second.Mark().line + 1));
+      reject_duplicate_keys(kv.second, path, visited);
     }
   } else if (n.IsSequence()) {
-    for (const auto& item : n) reject_duplicate_keys(item, path);
+    for (const auto& item : n) reject_duplicate_keys(item, path, visited);
   }
+}
+
+// YAML 1.1 merge keys ("<<: *base", "<<: [*a, *b]"), which Model Zoo files use and yaml-cpp
+// leaves as an ordinary key: copy the merged maps' keys that the map does not set itself.
+void apply_merge_keys(YAML::Node n, const std::string& path, std::int64_t& visited) {
+  if (++visited > kMaxExpandedNodes)
+    throw InputError(
+        fmt::format("{}: expands to more than {} YAML nodes (aliases that repeat "
+                    "nodes); not a csxsim input",
+                    path, kMaxExpandedNodes));
+  if (n.IsSequence()) {
+    for (auto item : n) apply_merge_keys(item, path, visited);
+    return;
+  }
+  if (!n.IsMap()) return;
+  if (n["<<"]) {
+    YAML::Node sources = n["<<"];
+    n.remove("<<");
+    std::vector<YAML::Node> maps;
+    if (sources.IsMap()) maps.push_back(sources);
+    if (sources.IsSequence())
+      for (const auto& m : sources) maps.push_back(m);
+    for (const auto& m : maps) {
+      if (!m.IsMap())
+        throw InputError(
+            fmt::format("{}:{}: a merge key (<<) must name a mapping", path, m.Mark().line + 1));
+      for (const auto& kv : m)
+        if (!n[kv.first.Scalar()]) n[kv.first.Scalar()] = kv.second;
+    }
+  }
+  for (auto kv : n) apply_merge_keys(kv.second, path, visited);
 }
 
 }  // namespace
@@ -49,8 +89,8 @@ YAML::Node load_yaml_file(const std::string& path) {
   if (!fs::is_regular_file(path, ec))
     throw InputError(fmt::format("{}: is not a regular file", path));
   if (fs::file_size(path, ec) > kMaxFileBytes)
-    throw InputError(fmt::format("{}: larger than {} MiB, not a csxsim input", path,
-                                 kMaxFileBytes >> 20));
+    throw InputError(
+        fmt::format("{}: larger than {} MiB, not a csxsim input", path, kMaxFileBytes >> 20));
   std::vector<YAML::Node> docs;
   try {
     docs = YAML::LoadAllFromFile(path);
@@ -61,16 +101,19 @@ YAML::Node load_yaml_file(const std::string& path) {
     std::string line;
     for (int i = 0; i <= e.mark.line && std::getline(in, line);) ++i;
     const bool tab = line.find('\t') != std::string::npos;
-    throw InputError(fmt::format("{}:{}:{}: YAML syntax error: {}{}", path, e.mark.line + 1,
-                                 e.mark.column + 1, e.msg,
-                                 tab ? " (this line has a tab; YAML indents with spaces only)" : ""));
+    throw InputError(
+        fmt::format("{}:{}:{}: YAML syntax error: {}{}", path, e.mark.line + 1, e.mark.column + 1,
+                    e.msg, tab ? " (this line has a tab; YAML indents with spaces only)" : ""));
   }
   if (docs.size() > 1)
-    throw InputError(fmt::format("{}: holds {} YAML documents; csxsim reads one", path,
-                                 docs.size()));
+    throw InputError(
+        fmt::format("{}: holds {} YAML documents; csxsim reads one", path, docs.size()));
   YAML::Node root = docs.empty() ? YAML::Node() : docs.front();
   if (!root || root.IsNull()) throw InputError(fmt::format("{}: the file is empty", path));
-  reject_duplicate_keys(root, path);
+  std::int64_t visited = 0;
+  reject_duplicate_keys(root, path, visited);
+  visited = 0;
+  apply_merge_keys(root, path, visited);
   if (!root.IsMap())
     throw InputError(fmt::format("{}: expected a YAML mapping of keys at the top level", path));
   return root;
@@ -89,12 +132,28 @@ std::string Block::where(const std::string& key) const {
   return fmt::format("{}:{}: {}", file_, mark.line + 1, path);
 }
 
-bool Block::has(const std::string& key) const { return node_.IsMap() && node_[key].IsDefined(); }
+bool Block::has(const std::string& key) const {
+  return node_.IsMap() && node_[key].IsDefined();
+}
 
-bool Block::has_value(const std::string& key) const { return has(key) && !node_[key].IsNull(); }
+bool Block::has_value(const std::string& key) const {
+  return has(key) && !node_[key].IsNull();
+}
+
+std::string Block::missing(const std::string& key) const {
+  std::vector<std::string> present;
+  if (node_.IsMap())
+    for (const auto& kv : node_)
+      if (kv.first.IsScalar()) present.push_back(kv.first.Scalar());
+  std::string hint;
+  for (const auto& p : present)
+    if (!did_you_mean(p, {key}).empty())
+      hint = fmt::format(" ('{}' is there; did you mean '{}'?)", p, key);
+  return fmt::format("{}: required key is missing{}", where(key), hint);
+}
 
 Block Block::child(const std::string& key) const {
-  if (!has(key)) throw InputError(fmt::format("{}: required key is missing", where(key)));
+  if (!has(key)) throw InputError(missing(key));
   const YAML::Node n = node_[key];
   if (!n.IsMap()) throw InputError(fmt::format("{}: expected a mapping of keys", where(key)));
   return Block(file_, key_path_.empty() ? key : key_path_ + "." + key, n);
@@ -106,7 +165,7 @@ std::optional<Block> Block::optional_child(const std::string& key) const {
 }
 
 YAML::Node Block::scalar(const std::string& key) const {
-  if (!has(key)) throw InputError(fmt::format("{}: required key is missing", where(key)));
+  if (!has(key)) throw InputError(missing(key));
   const YAML::Node n = node_[key];
   if (!n.IsScalar()) {
     const char* kind = n.IsSequence() ? "a list" : n.IsMap() ? "a mapping" : "empty";
@@ -115,16 +174,15 @@ YAML::Node Block::scalar(const std::string& key) const {
   return n;
 }
 
-std::int64_t parse_int_scalar(const std::string& text, const std::string& where,
-                              std::int64_t min) {
+std::int64_t parse_int_scalar(const std::string& text, const std::string& where, std::int64_t min) {
   std::int64_t v = 0;
   const char* first = text.data();
   const char* last = first + text.size();
   if (first != last && *first == '+') ++first;
   const auto [ptr, ec] = std::from_chars(first, last, v);
   if (ec == std::errc::result_out_of_range)
-    throw InputError(fmt::format("{} = {}: too large, it does not fit a 64-bit integer", where,
-                                 text));
+    throw InputError(
+        fmt::format("{} = {}: too large, it does not fit a 64-bit integer", where, text));
   if (text.empty() || ec != std::errc{} || ptr != last) {
     // 2048.0 or 1e3 are whole numbers written as floats: accept them when exact.
     double d = 0;
@@ -141,8 +199,7 @@ std::int64_t parse_int_scalar(const std::string& text, const std::string& where,
 
 std::int64_t Block::get_int(const std::string& key, std::int64_t min, std::int64_t max) const {
   const auto v = parse_int_scalar(scalar(key).Scalar(), where(key), min);
-  if (v > max)
-    throw InputError(fmt::format("{} = {}: must be at most {}", where(key), v, max));
+  if (v > max) throw InputError(fmt::format("{} = {}: must be at most {}", where(key), v, max));
   return v;
 }
 
@@ -166,13 +223,14 @@ double Block::get_number(const std::string& key, double min, double max) const {
   return v;
 }
 
-std::optional<double> Block::get_number_opt(const std::string& key, double min,
-                                            double max) const {
+std::optional<double> Block::get_number_opt(const std::string& key, double min, double max) const {
   if (!has_value(key)) return std::nullopt;
   return get_number(key, min, max);
 }
 
-std::string Block::get_string(const std::string& key) const { return scalar(key).Scalar(); }
+std::string Block::get_string(const std::string& key) const {
+  return scalar(key).Scalar();
+}
 
 std::optional<std::string> Block::get_string_opt(const std::string& key) const {
   if (!has_value(key)) return std::nullopt;
@@ -195,8 +253,8 @@ std::string Block::get_choice(const std::string& key, const std::vector<std::str
     if (a == v) return v;
   std::string list;
   for (const auto& a : allowed) list += (list.empty() ? "" : ", ") + a;
-  throw InputError(fmt::format("{} = '{}': must be one of {}{}", where(key), v, list,
-                               did_you_mean(v, allowed)));
+  throw InputError(
+      fmt::format("{} = '{}': must be one of {}{}", where(key), v, list, did_you_mean(v, allowed)));
 }
 
 void Block::require_known_keys(const std::vector<std::string>& known) const {
@@ -204,6 +262,18 @@ void Block::require_known_keys(const std::vector<std::string>& known) const {
     const std::string key = kv.first.Scalar();
     if (std::find(known.begin(), known.end(), key) == known.end())
       throw InputError(fmt::format("{}: unknown key{}", where(key), did_you_mean(key, known)));
+  }
+}
+
+void Block::warn_unknown_keys(const std::vector<std::string>& known, bool only_near,
+                              std::vector<std::string>& warnings) const {
+  for (const auto& kv : node_) {
+    const std::string key = kv.first.Scalar();
+    if (std::find(known.begin(), known.end(), key) != known.end()) continue;
+    const std::string hint = did_you_mean(key, known);
+    if (only_near && hint.empty()) continue;
+    warnings.push_back(
+        fmt::format("{}: key not defined by the Model Zoo{}; ignored", where(key), hint));
   }
 }
 

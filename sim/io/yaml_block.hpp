@@ -2,12 +2,12 @@
 // the value and the rule broken; typos get a did-you-mean.
 #pragma once
 
+#include <yaml-cpp/yaml.h>
 #include <cstdint>
 #include <limits>
 #include <optional>
 #include <string>
 #include <vector>
-#include <yaml-cpp/yaml.h>
 
 namespace csx::io {
 
@@ -35,11 +35,12 @@ class Block {
 
   // Whole number in [min, max]. Throws InputError on absence, wrong type, fraction, overflow,
   // or a value out of range.
-  [[nodiscard]] std::int64_t get_int(const std::string& key, std::int64_t min = 1,
-                                     std::int64_t max = std::numeric_limits<std::int64_t>::max()) const;
-  [[nodiscard]] std::optional<std::int64_t> get_int_opt(const std::string& key,
-                                                        std::int64_t min = 1,
-                                                        std::int64_t max = std::numeric_limits<std::int64_t>::max()) const;
+  [[nodiscard]] std::int64_t get_int(
+      const std::string& key, std::int64_t min = 1,
+      std::int64_t max = std::numeric_limits<std::int64_t>::max()) const;
+  [[nodiscard]] std::optional<std::int64_t> get_int_opt(
+      const std::string& key, std::int64_t min = 1,
+      std::int64_t max = std::numeric_limits<std::int64_t>::max()) const;
   // Finite number within [min, max]; NaN, inf and non-numbers are refused.
   [[nodiscard]] double get_number(const std::string& key, double min, double max) const;
   [[nodiscard]] std::optional<double> get_number_opt(const std::string& key, double min,
@@ -54,6 +55,10 @@ class Block {
 
   // Blocks we own: every key must be in `known`, else InputError with a did-you-mean.
   void require_known_keys(const std::vector<std::string>& known) const;
+  // Blocks of Model Zoo files: a key not in `known` adds a warning with a did-you-mean (only
+  // when one is close, with `only_near`); the file is never refused for it.
+  void warn_unknown_keys(const std::vector<std::string>& known, bool only_near,
+                         std::vector<std::string>& warnings) const;
   // Blocks shared with the Model Zoo: a key that is not in `read` or `ignored` but is close to a
   // key in `read` is taken for a typo (InputError with a did-you-mean); other keys are ignored.
   void reject_typos(const std::vector<std::string>& read,
@@ -61,6 +66,8 @@ class Block {
 
  private:
   [[nodiscard]] YAML::Node scalar(const std::string& key) const;
+  // "required key is missing", naming a present key that may be its typo.
+  [[nodiscard]] std::string missing(const std::string& key) const;
   std::string file_;
   std::string key_path_;
   YAML::Node node_;

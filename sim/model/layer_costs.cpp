@@ -1,67 +1,113 @@
-// Closed-form layer costs. Symbols: s tokens per sample, h hidden, a heads, kv = kv-heads x
-// head dim, f FFN width, V vocabulary, e experts, t top-k.
+// Closed-form layer costs. Symbols: s tokens per sample, h hidden, a heads, d head width,
+// i = a*d attention width, kv = kv-heads x d, f FFN width, V vocabulary, e routed experts,
+// t top-k, r shared experts, w keys per query.
 #include "model/layer_costs.hpp"
 
+#include <fmt/format.h>
 #include <algorithm>
 #include <cmath>
-#include <fmt/format.h>
 
 namespace csx::model {
 namespace {
 
 constexpr double kBytes16 = 2.0;  // 16-bit weights and activations
 
-Layer transformer_block(const ModelSpec& m, std::int64_t index) {
-  const double s = static_cast<double>(m.seq_len), h = static_cast<double>(m.hidden_size),
-               a = static_cast<double>(m.num_heads), f = static_cast<double>(m.filter_size),
-               kv = static_cast<double>(m.num_kv_heads * m.head_dim()),
-               e = static_cast<double>(m.num_experts), t = static_cast<double>(m.top_k);
-  const double ffn_mats = m.gated_ffn ? 3.0 : 2.0;
-  const double bias = m.biases ? 1.0 : 0.0;
-  const double norm_params = m.biases ? 2.0 * h : h;  // LayerNorm (gain, bias) or RMSNorm (gain)
+double d(std::int64_t v) {
+  return static_cast<double>(v);
+}
+
+double norm_params(const Stack& st) {
+  return st.layer_norm ? 2.0 * d(st.hidden_size) : d(st.hidden_size);
+}
+
+// Keys each query of block `index` attends to.
+double keys_per_query(const Stack& st, std::int64_t index) {
+  const double full = st.keys_per_query > 0 ? st.keys_per_query : d(st.tokens);
+  const bool windowed = st.sliding_window > 0 && index % st.windowed_every == 0;
+  return windowed ? std::min(full, d(st.sliding_window)) : full;
+}
+
+// Forward matmuls of one block over `s` tokens (per sample).
+std::vector<Matmul> block_matmuls(const Stack& st, double s, double w) {
+  const double h = d(st.hidden_size), f = d(st.filter_size), i = d(st.attention_width()),
+               kv = d(st.kv_width()), e = d(st.num_experts), t = d(st.top_k),
+               r = d(st.num_shared_experts);
+  const double ffn_mats = st.gated_ffn ? 3.0 : 2.0;
+  std::vector<Matmul> mm{{h, i + 2 * kv, 2 * s * h * (i + 2 * kv)},  // Q, K, V projections
+                         {i, s, 2 * 2 * s * w * i},                  // QK^T and attention x V
+                         {i, h, 2 * s * i * h},                      // output projection
+                         {h, f, (t + r) * ffn_mats * 2 * s * h * f}};
+  if (e > 1) mm.push_back({h, e, 2 * s * h * e});  // router
+  if (st.cross_attention_tokens > 0) {
+    const double m = d(st.cross_attention_tokens);
+    mm.push_back({h, i, 2 * s * h * i});            // cross-attention Q
+    mm.push_back({h, 2 * kv, 2 * m * h * 2 * kv});  // K, V of the encoder output
+    mm.push_back({i, m, 2 * 2 * s * m * i});        // scores and weighted values
+    mm.push_back({i, h, 2 * s * i * h});            // output projection
+  }
+  if (st.adaptive_norm) mm.push_back({h, 6 * h, 2 * h * 6 * h});  // one conditioning vector
+  return mm;
+}
+
+Layer transformer_block(const Stack& st, std::int64_t index, const std::string& prefix) {
+  const double s = d(st.tokens), h = d(st.hidden_size), a = d(st.num_heads), f = d(st.filter_size),
+               i = d(st.attention_width()), kv = d(st.kv_width()), e = d(st.num_experts),
+               t = d(st.top_k), r = d(st.num_shared_experts);
+  const double ffn_mats = st.gated_ffn ? 3.0 : 2.0;
+  const double bias = st.biases ? 1.0 : 0.0;
   Layer L;
-  L.name = fmt::format("block.{}", index);
+  L.name = fmt::format("{}{}", prefix, index);
   L.kind = LayerKind::kBlock;
-  const double attn_params = h * (h + 2 * kv) + h * h + bias * (h + 2 * kv + h);
-  const double ffn_params = e * (ffn_mats * h * f + bias * ((ffn_mats - 1) * f + h));
+  L.trainable = st.trainable;
+  L.tokens = s + d(st.forward_only_tokens);
+  const double attn_params = h * (i + 2 * kv) + i * h + bias * (i + 2 * kv + h);
+  const double one_ffn = ffn_mats * h * f + bias * ((ffn_mats - 1) * f + h);
+  const double ffn_params = (e + r) * one_ffn;
   const double router_params = e > 1 ? h * e : 0.0;
-  L.parameters = static_cast<std::int64_t>(attn_params + ffn_params + router_params + 2 * norm_params);
-  L.weight_bytes = kBytes16 * static_cast<double>(L.parameters);
-  // Forward FLOPs: QKV projections, QK^T and attention x V over the full sequence (per token,
-  // an h x s product over all heads), output projection, FFN (t experts per token), router.
-  // f = 4h, kv = h gives 24sh^2 + 4s^2h.
-  L.matmuls = {{h, h + 2 * kv, 2 * s * h * (h + 2 * kv)},
-               {h, s, 2 * 2 * s * s * h},
-               {h, h, 2 * s * h * h},
-               {h, f, t * ffn_mats * 2 * s * h * f}};
-  if (e > 1) L.matmuls.push_back({h, e, 2 * s * h * e});
-  // Korthikanti et al. 2022, table 2, term by term: attention 7sh + 4s*kv + 5as^2
-  // (11sh + 5as^2 with kv = h), MLP 3sh + 4sf (gated: 3sh + 6sf; times t for MoE),
-  // two LayerNorms 4sh. f = 4h, kv = h: sh(34 + 5as/h).
-  const double mlp = 3 * s * h + t * (m.gated_ffn ? 6.0 : 4.0) * s * f;
-  L.activation_bytes = 7 * s * h + 4 * s * kv + 5 * a * s * s + mlp + 4 * s * h;
+  const double cross_params = st.cross_attention_tokens > 0 ? attn_params + norm_params(st) : 0;
+  const double modulation = st.adaptive_norm ? 6 * h * h + 6 * h : 0.0;
+  L.parameters = static_cast<std::int64_t>(attn_params + ffn_params + router_params + cross_params +
+                                           modulation + d(st.norms_per_block) * norm_params(st));
+  L.weight_bytes = kBytes16 * d(L.parameters);
+  const double w = keys_per_query(st, index);
+  L.matmuls = block_matmuls(st, s, w);
+  if (st.forward_only_tokens > 0) {
+    // The frozen twin's forward pass (same shapes) runs on the wafer too; its FLOPs are added
+    // to the forward and take no part in backward.
+    double trained = 0, twin = 0;
+    for (const auto& mm : L.matmuls) trained += mm.flops;
+    auto extra = block_matmuls(st, d(st.forward_only_tokens), w);
+    for (const auto& mm : extra) twin += mm.flops;
+    L.matmuls.insert(L.matmuls.end(), extra.begin(), extra.end());
+    L.backward_factor = 2.0 * trained / (trained + twin);
+  }
+  // Korthikanti et al. 2022, table 2, term by term: attention 5sh + 2s*i + 4s*kv + 5a*s*w
+  // (11sh + 5as^2 with i = kv = h, w = s), MLP 3sh + 4sf (gated: 6sf; times t + r for MoE),
+  // two LayerNorms 4sh. f = 4h: sh(34 + 5as/h).
+  const double mlp = 3 * s * h + (t + r) * (st.gated_ffn ? 6.0 : 4.0) * s * f;
+  double attention = 5 * s * h + 2 * s * i + 4 * s * kv + 5 * a * s * w;
+  if (st.cross_attention_tokens > 0) {
+    const double m = d(st.cross_attention_tokens);
+    attention += 2 * s * h + 2 * s * i + 5 * a * s * m + 2 * s * h;
+  }
+  L.activation_bytes = attention + mlp + 4 * s * h;
   L.boundary_bytes = kBytes16 * s * h;
   return L;
 }
 
+// Token embedding: the vocabulary (lookup, no FLOPs), learned positions, optional norm.
 Layer embedding(const ModelSpec& m) {
-  const double s = static_cast<double>(m.seq_len), h = static_cast<double>(m.hidden_size),
-               V = static_cast<double>(m.vocab_size);
+  const Stack& st = m.stacks.front();
+  const double s = d(st.tokens), h = d(st.hidden_size), V = d(m.vocab_size);
   Layer L;
   L.name = "embedding";
   L.kind = LayerKind::kEmbedding;
-  double params = 0;
-  if (m.architecture == Architecture::kVisionTransformer) {
-    const double p = static_cast<double>(m.patch_size), c = static_cast<double>(m.num_channels);
-    const double patches = s - 1;
-    params = p * p * c * h + h + s * h + h;  // patch projection + bias, positions, CLS token
-    L.matmuls = {{p * p * c, h, 2 * patches * p * p * c * h}};
-  } else {
-    params = V * h;
-    if (m.position_embedding_type == "learned")
-      params += static_cast<double>(m.max_position_embeddings) * h;
-    if (m.architecture == Architecture::kEncoder) params += 2 * h + 2 * h;  // segments, LayerNorm
-  }
+  L.tokens = s;
+  double params = V * h;
+  if (st.position == "learned") params += d(m.max_position_embeddings) * h;
+  if (m.embedding_layer_norm) params += norm_params(st);
+  params += d(m.segment_vocab) * h;  // BERT segment (token type) embeddings
+  params *= d(m.embedding_tables);   // DPR's two encoders, unshared source/target tables
   L.parameters = static_cast<std::int64_t>(params);
   L.weight_bytes = kBytes16 * params;
   L.activation_bytes = kBytes16 * s * h;
@@ -69,36 +115,119 @@ Layer embedding(const ModelSpec& m) {
   return L;
 }
 
+// Patches of an image (ViT, DINO, LLaVA's vision tower) or of a latent (DiT): one linear
+// projection per patch, positions, class token; DiT adds its timestep and label embedders.
+Layer patch_embedding(const ModelSpec& m, const Stack& st) {
+  const double h = d(st.hidden_size), p = d(m.patch_size), c = d(m.num_channels);
+  const double cls = m.architecture == Architecture::kDiffusionTransformer ? 0.0 : 1.0;
+  const double s = d(st.tokens), patches = s - cls * 1.0;
+  Layer L;
+  L.name = st.name == "vision" && m.architecture == Architecture::kMultimodal ? "vision.embedding"
+                                                                              : "embedding";
+  L.kind = LayerKind::kEmbedding;
+  L.trainable = st.trainable;
+  L.tokens = s;
+  double params = p * p * c * h + h + s * h + cls * h;
+  L.matmuls = {{p * p * c, h, 2 * patches * p * p * c * h}};
+  if (m.architecture == Architecture::kDiffusionTransformer) {
+    const double freq = 256;  // sinusoidal timestep features (Peebles & Xie 2023, appendix)
+    params += freq * h + h + h * h + h + (d(m.num_classes) + 1) * h;
+    L.matmuls.push_back({freq, h, 2 * freq * h + 2 * h * h});
+  }
+  L.parameters = static_cast<std::int64_t>(params);
+  L.weight_bytes = kBytes16 * params;
+  L.activation_bytes = kBytes16 * s * (h + p * p * c);
+  L.boundary_bytes = kBytes16 * s * h;
+  return L;
+}
+
+// A fully connected layer of `in` x `out` (+ bias) over `rows` vectors per sample.
+Layer dense(std::string name, LayerKind kind, double in, double out, double rows) {
+  Layer L;
+  L.name = std::move(name);
+  L.kind = kind;
+  L.tokens = rows;
+  L.parameters = static_cast<std::int64_t>(in * out + out);
+  L.weight_bytes = kBytes16 * d(L.parameters);
+  L.matmuls = {{in, out, 2 * rows * in * out}};
+  L.activation_bytes = kBytes16 * rows * (in + out);
+  L.boundary_bytes = kBytes16 * rows * out;
+  return L;
+}
+
 Layer head(const ModelSpec& m) {
-  const double h = static_cast<double>(m.hidden_size), V = static_cast<double>(m.vocab_size);
-  const double norm_params = m.biases ? 2.0 * h : h;
+  const Stack& st = m.main_stack();
+  const double h = d(st.hidden_size), V = d(m.vocab_size), C = d(m.num_classes);
+  const double s = d(st.tokens);
+  const double final_norms = d(std::count_if(m.stacks.begin(), m.stacks.end(), [&](const Stack& x) {
+    return x.name != "vision" || m.architecture != Architecture::kMultimodal;
+  }));
+  double params = m.final_norm ? final_norms * norm_params(st) : 0.0, streamed = 0;
   Layer L;
   L.name = "head";
   L.kind = LayerKind::kHead;
-  double params = 0, streamed = 0;
-  if (m.architecture == Architecture::kVisionTransformer) {
-    const double classes = static_cast<double>(m.num_classes);
-    params = norm_params + h * classes + classes;
-    streamed = params;
-    L.matmuls = {{h, classes, 2 * h * classes}};  // the CLS token only
-    L.boundary_bytes = kBytes16 * classes;
-  } else {
-    const double tokens = static_cast<double>(m.head_tokens > 0 ? m.head_tokens : m.seq_len);
-    double extra = norm_params;
-    L.matmuls = {{h, V, 2 * tokens * h * V}};
-    if (m.architecture == Architecture::kEncoder) {
-      // Pooler (h x h), MLM transform (h x h + LayerNorm), output bias, NSP classifier.
-      extra = (h * h + h) + (h * h + h + 2 * h) + V + (2 * h + 2);
-      L.matmuls.push_back({h, h, 2 * tokens * h * h + 2 * h * h});
+  L.tokens = s;
+  L.activation_bytes = kBytes16 * s * h;
+  switch (m.head) {
+    case HeadKind::kLanguageModel:
+    case HeadKind::kMaskedLm: {
+      const double tokens = d(m.head_tokens > 0 ? m.head_tokens : st.tokens);
+      L.matmuls = {{h, V, 2 * tokens * h * V}};
+      if (m.head == HeadKind::kMaskedLm) {
+        params += h * h + h + 2 * h + V;  // MLM transform, its LayerNorm, output bias
+        L.matmuls.push_back({h, h, 2 * tokens * h * h});
+        if (m.num_classes > 0) {  // BERT NSP: pooler + 2-way classifier
+          params += h * h + h + 2 * h + 2;
+          L.matmuls.push_back({h, h, 2 * h * h});
+        }
+      }
+      streamed = params + V * h;  // a tied matrix is streamed again for the head
+      if (!m.share_embedding_weights) params += V * h;
+      L.boundary_bytes = kBytes16 * tokens;
+      break;
     }
-    const double logits = V * h;
-    params = extra + (m.share_embedding_weights ? 0.0 : logits);
-    streamed = extra + logits;  // a tied matrix is streamed again for the head
-    L.boundary_bytes = kBytes16 * tokens;
+    case HeadKind::kClassifier:
+    case HeadKind::kTokenClassifier:
+    case HeadKind::kSentenceScorer:
+    case HeadKind::kEmbedding: {
+      const double rows = m.head == HeadKind::kTokenClassifier  ? s
+                          : m.head == HeadKind::kSentenceScorer ? d(m.head_tokens)
+                                                                : 1.0;
+      if (m.architecture == Architecture::kEncoder && m.head != HeadKind::kTokenClassifier &&
+          m.head != HeadKind::kSentenceScorer) {
+        params += d(m.stacks.size()) * (h * h + h);  // pooler of each encoder
+        L.matmuls.push_back({h, h, 2 * d(m.stacks.size()) * h * h});
+      }
+      const double out = m.head == HeadKind::kEmbedding ? 0.0 : std::max(C, 1.0);
+      params += h * out + out;
+      if (out > 0) L.matmuls.push_back({h, out, 2 * rows * h * out});
+      streamed = params;
+      L.boundary_bytes = kBytes16 * rows * std::max(out, 1.0);
+      break;
+    }
+    case HeadKind::kDinoProjection: {
+      // DINOv2 heads: MLP h -> 2048 -> 2048 -> 384 and a 384 x K prototype layer; a DINO and an
+      // iBOT head for the student, the same two run forward for the teacher (Oquab et al. 2023).
+      const double hid = 2048, bott = 384, K = d(m.projection_output);
+      const double one = h * hid + hid + hid * hid + hid + hid * bott + bott + bott * K;
+      params += 4 * one;
+      const double flops = 2 * (h * hid + hid * hid + hid * bott + bott * K);
+      L.matmuls = {{h, hid, flops * d(m.image_tokens)}};
+      streamed = params;
+      L.boundary_bytes = kBytes16 * K;
+      break;
+    }
+    case HeadKind::kNoisePrediction: {
+      const double p = d(m.patch_size), out = p * p * 2 * d(m.num_channels);
+      params += 2 * h * h + 2 * h + h * out + out;  // final adaLN modulation, linear
+      L.matmuls = {{h, out, 2 * s * h * out + 2 * h * 2 * h}};
+      streamed = params;
+      L.boundary_bytes = kBytes16 * s * out;
+      break;
+    }
   }
   L.parameters = static_cast<std::int64_t>(params);
   L.weight_bytes = kBytes16 * streamed;
-  L.activation_bytes = kBytes16 * static_cast<double>(m.seq_len) * h;
   return L;
 }
 
@@ -106,7 +235,7 @@ Layer head(const ModelSpec& m) {
 // He et al. 2016, table 1; 224 x 224 input.
 ModelCosts resnet50(const ModelSpec& m) {
   ModelCosts c;
-  const double scale = static_cast<double>(m.image_size) / 224.0;
+  const double scale = d(m.image_size) / 224.0;
   auto conv = [&](Layer& L, double k, double cin, double cout, double side) {
     const double out_side = side * scale;
     L.parameters += static_cast<std::int64_t>(k * k * cin * cout + 2 * cout);
@@ -118,7 +247,7 @@ ModelCosts resnet50(const ModelSpec& m) {
   Layer stem;
   stem.name = "embedding";
   stem.kind = LayerKind::kEmbedding;
-  conv(stem, 7, static_cast<double>(m.num_channels), 64, 112);
+  conv(stem, 7, d(m.num_channels), 64, 112);
   c.layers.push_back(stem);
   const int blocks[] = {3, 4, 6, 3};
   const double widths[] = {64, 128, 256, 512}, sides[] = {56, 28, 14, 7};
@@ -139,15 +268,74 @@ ModelCosts resnet50(const ModelSpec& m) {
   Layer fc;
   fc.name = "head";
   fc.kind = LayerKind::kHead;
-  const double classes = static_cast<double>(m.num_classes);
+  const double classes = d(m.num_classes);
   fc.parameters = static_cast<std::int64_t>(cin * classes + classes);
   fc.matmuls = {{cin, classes, 2 * cin * classes}};
   fc.activation_bytes = kBytes16 * cin;
   fc.boundary_bytes = kBytes16 * classes;
   c.layers.push_back(fc);
-  for (auto& L : c.layers) L.weight_bytes = kBytes16 * static_cast<double>(L.parameters);
+  for (auto& L : c.layers) L.weight_bytes = kBytes16 * d(L.parameters);
   c.num_blocks = index;
   return c;
+}
+
+// fc_mnist: image_size^2 x channels inputs, `depth` hidden layers of `mlp_width`, 10 classes.
+ModelCosts mlp(const ModelSpec& m) {
+  ModelCosts c;
+  const double in = d(m.image_size * m.image_size * m.num_channels), w = d(m.mlp_width);
+  c.layers.push_back(dense("embedding", LayerKind::kEmbedding, in, w, 1));
+  for (std::int64_t i = 1; i < m.depth; ++i)
+    c.layers.push_back(dense(fmt::format("block.{}", i - 1), LayerKind::kBlock, w, w, 1));
+  c.layers.push_back(dense("head", LayerKind::kHead, w, d(m.num_classes), 1));
+  c.num_blocks = std::max<std::int64_t>(0, m.depth - 1);
+  return c;
+}
+
+ModelCosts transformer(const ModelSpec& m) {
+  ModelCosts c;
+  const bool patches = m.architecture == Architecture::kVisionTransformer ||
+                       m.architecture == Architecture::kDiffusionTransformer ||
+                       m.architecture == Architecture::kMultimodal;
+  for (std::size_t k = 0; k < m.stacks.size(); ++k) {
+    const Stack& st = m.stacks[k];
+    const bool text_after_vision = m.architecture == Architecture::kMultimodal && k > 0;
+    if (k == 0) c.layers.push_back(patches ? patch_embedding(m, st) : embedding(m));
+    if (text_after_vision) {
+      // Projector from the vision width to the text width (two linear layers, LLaVA-1.5).
+      const double v = d(m.stacks[0].hidden_size), t = d(st.hidden_size);
+      Layer proj = dense("projector", LayerKind::kEmbedding, v, t, d(m.image_tokens));
+      Layer second = dense("", LayerKind::kEmbedding, t, t, d(m.image_tokens));
+      proj.parameters += second.parameters;
+      proj.weight_bytes += second.weight_bytes;
+      proj.matmuls.push_back(second.matmuls.front());
+      c.layers.push_back(proj);
+      ModelSpec text = m;
+      text.architecture = Architecture::kDecoder;
+      text.stacks = {st};
+      Layer emb = embedding(text);
+      emb.name = "text.embedding";
+      emb.trainable = st.trainable;
+      c.layers.push_back(emb);
+    }
+    const std::string prefix = m.stacks.size() > 1 ? st.name + ".block." : "block.";
+    for (std::int64_t i = 0; i < st.num_layers; ++i)
+      c.layers.push_back(transformer_block(st, i, prefix));
+    c.num_blocks += st.num_layers;
+  }
+  c.layers.push_back(head(m));
+  return c;
+}
+
+// Frozen layers below every trained layer need no backward at all; frozen layers above one
+// pass gradients through (input gradients only: half the backward FLOPs).
+void set_backward(ModelCosts& c) {
+  bool trained_before = false;
+  for (auto& L : c.layers) {
+    if (L.trainable)
+      trained_before = true;
+    else
+      L.backward_factor = trained_before ? 1.0 : 0.0;
+  }
 }
 
 void sum_flops(ModelCosts& c) {
@@ -175,22 +363,27 @@ double layer_tile_utilization(const Layer& layer, double side, double half_eleme
 
 ModelCosts layer_costs(const ModelSpec& spec) {
   ModelCosts c;
-  if (spec.architecture == Architecture::kResNet) {
+  if (spec.architecture == Architecture::kResNet)
     c = resnet50(spec);
-  } else {
-    c.layers.push_back(embedding(spec));
-    for (std::int64_t i = 0; i < spec.num_hidden_layers; ++i)
-      c.layers.push_back(transformer_block(spec, i));
-    c.layers.push_back(head(spec));
-    c.num_blocks = spec.num_hidden_layers;
-  }
+  else if (spec.architecture == Architecture::kMlp)
+    c = mlp(spec);
+  else
+    c = transformer(spec);
   sum_flops(c);
+  set_backward(c);
   return c;
 }
 
 std::int64_t ModelCosts::parameters() const {
   std::int64_t n = 0;
   for (const auto& L : layers) n += L.parameters;
+  return n;
+}
+
+std::int64_t ModelCosts::trainable_parameters() const {
+  std::int64_t n = 0;
+  for (const auto& L : layers)
+    if (L.trainable) n += L.parameters;
   return n;
 }
 
@@ -208,8 +401,10 @@ double ModelCosts::forward_flops_per_sample() const {
 
 double ModelCosts::train_flops_per_sample(bool recompute) const {
   double f = 0;
-  for (const auto& L : layers)
-    f += L.forward_flops * ((recompute && L.kind == LayerKind::kBlock) ? 4.0 : 3.0);
+  for (const auto& L : layers) {
+    const bool again = recompute && L.kind == LayerKind::kBlock && L.backward_factor > 0;
+    f += L.forward_flops * (1.0 + L.backward_factor + (again ? 1.0 : 0.0));
+  }
   return f;
 }
 

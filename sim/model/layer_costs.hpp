@@ -1,10 +1,15 @@
 // Per-layer costs of a model: parameters, streamed weight bytes, FLOPs and activation bytes.
 // Sources:
-//  * FLOPs: matmul FLOPs only (2 per multiply-add), attention over the full sequence, as in
-//    Narayanan et al. 2021 (SC'21), eq. 3; backward = 2 x forward.
+//  * FLOPs: matmul FLOPs only (2 per multiply-add), each query against the keys it attends to
+//    (the whole sequence, or the sliding window), as in Narayanan et al. 2021 (SC'21), eq. 3;
+//    backward = 2 x forward for trained layers.
 //  * Activation bytes with nothing recomputed: Korthikanti et al. 2022, table 2
 //    (s*b*h*(34 + 5*a*s/h) bytes per transformer layer, 16-bit activations), generalised to
-//    GQA, gated FFNs and MoE term by term (see layer_costs.cpp).
+//    grouped-query attention, gated FFNs, windows and experts term by term (layer_costs.cpp).
+//  * Family structures: GPT-J/NeoX parallel blocks (Wang & Komatsuzaki 2021; Black et al. 2022),
+//    ALiBi (Press et al. 2022), multi-query attention (Shazeer 2019), T5 (Raffel et al. 2020),
+//    ViT (Dosovitskiy et al. 2021), DiT adaLN-Zero (Peebles & Xie 2023), DINOv2 (Oquab et al.
+//    2023), LLaVA (Liu et al. 2023), DPO (Rafailov et al. 2023).
 //  * ResNet-50: He et al. 2016, table 1 (bottleneck stages 3-4-6-3).
 #pragma once
 
@@ -28,12 +33,16 @@ struct Matmul {
 struct Layer {
   std::string name;  // "embedding", "block.0", ..., "head"
   LayerKind kind = LayerKind::kBlock;
-  std::int64_t parameters = 0;      // trainable parameters owned by this layer
-  double weight_bytes = 0;          // bytes streamed from MemoryX per pass (16-bit weights)
-  double forward_flops = 0;         // FLOP per sample, forward (sum over matmuls)
-  std::vector<Matmul> matmuls;      // what the forward FLOPs are made of
-  double activation_bytes = 0;      // bytes per sample kept for backward, nothing recomputed
-  double boundary_bytes = 0;        // bytes per sample of the layer's output (16-bit)
+  std::int64_t parameters = 0;   // parameters owned by this layer
+  bool trainable = true;         // false: frozen (no update; LLaVA phase 1)
+  double weight_bytes = 0;       // bytes streamed from MemoryX per pass (16-bit weights)
+  double forward_flops = 0;      // FLOP per sample, forward (sum over matmuls)
+  double backward_factor = 2.0;  // backward FLOP / forward FLOP: 2 trained, 1 frozen above a
+                                 // trained layer (input gradients), 0 frozen below all
+  double tokens = 0;             // tokens per sample the layer processes (0: the sample's)
+  std::vector<Matmul> matmuls;   // what the forward FLOPs are made of
+  double activation_bytes = 0;   // bytes per sample kept for backward, nothing recomputed
+  double boundary_bytes = 0;     // bytes per sample of the layer's output (16-bit)
 };
 
 struct ModelCosts {
@@ -41,10 +50,11 @@ struct ModelCosts {
   std::int64_t num_blocks = 0;
 
   [[nodiscard]] std::int64_t parameters() const;
-  [[nodiscard]] double weight_bytes_per_pass() const;      // bytes, all layers once
-  [[nodiscard]] double forward_flops_per_sample() const;   // FLOP
-  // FLOP per sample of one training step: 3 x forward; with recompute, blocks are run
-  // forward once more in backward (4 x), as eq. 3 of Narayanan et al. assumes.
+  [[nodiscard]] std::int64_t trainable_parameters() const;
+  [[nodiscard]] double weight_bytes_per_pass() const;     // bytes, all layers once
+  [[nodiscard]] double forward_flops_per_sample() const;  // FLOP
+  // FLOP per sample of one training step: forward + backward; with recompute, trained blocks
+  // are run forward once more in backward, as eq. 3 of Narayanan et al. assumes.
   [[nodiscard]] double train_flops_per_sample(bool recompute) const;
   [[nodiscard]] double activation_bytes_per_sample() const;  // sum over layers, store-all
   [[nodiscard]] double max_layer_weight_bytes() const;

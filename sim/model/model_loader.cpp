@@ -1,51 +1,22 @@
-// Model Zoo model blocks -> ModelSpec, with strict checks on the fields csxsim reads.
+// Model Zoo model blocks -> ModelSpec: find the block and the family, check the keys against
+// what the Model Zoo defines (warnings, never refusals), and read the family's structure.
 #include "model/model_loader.hpp"
 
-#include <filesystem>
 #include <fmt/format.h>
 #include <fmt/ranges.h>
+#include <algorithm>
+#include <filesystem>
 
 #include "common/did_you_mean.hpp"
 #include "common/errors.hpp"
 #include "io/yaml_block.hpp"
+#include "model/family_catalog.hpp"
+#include "model/family_readers.hpp"
+#include "model/modelzoo_keys.hpp"
+#include "model/stack_reader.hpp"
 
 namespace csx::model {
 namespace {
-
-// Upper bounds that keep every count and product within 64-bit arithmetic; far above any
-// published model.
-constexpr std::int64_t kMaxWidth = 1'000'000;       // hidden_size, filter_size, heads
-constexpr std::int64_t kMaxLayers = 10'000;         // num_hidden_layers
-constexpr std::int64_t kMaxVocab = 100'000'000;     // vocab_size, num_classes
-constexpr std::int64_t kMaxSequence = 10'000'000;   // positions, sequence length, image side
-
-std::optional<std::string> family_in_file_name(const std::string& stem);
-
-// Keys of model blocks in Model Zoo configs that csxsim does not need (no effect on costs).
-const std::vector<std::string> kIgnoredModelKeys{
-    "attention_dropout_rate", "attention_softmax_fp32", "attention_type", "dropout_rate",
-    "embedding_dropout_rate", "embedding_initializer", "embedding_layer_norm", "fp16_type",
-    "initializer", "initializer_range", "layer_norm_epsilon", "loss_scaling", "loss_weight",
-    "mixed_precision", "mlm_loss_weight", "norm_first", "norm_type", "output_layer_initializer",
-    "pooler_nonlinearity", "pos_scaling_extra_args", "pos_scaling_factor", "pos_scaling_type",
-    "residual_dropout_rate", "rope_theta", "rotary_dim", "use_bias_in_output",
-    "use_conv_patchified_embedding", "use_encoder_pooler_layer", "use_ffn_bias",
-    "use_ffn_bias_in_attention", "use_projection_bias_in_attention", "use_untied_layer_norm",
-    "boundary_casting", "tf_summary", "disable_nsp", "num_segments", "enable_vts",
-    "layer_norm_type", "attention_inner_dim", "attention_kernel", "use_bfloat16",
-    "precision_opt_level", "compute_eval_metrics", "label_smoothing"};
-
-const std::vector<std::string> kReadModelKeys{
-    "name", "vocab_size", "hidden_size", "num_hidden_layers", "num_heads", "filter_size",
-    "max_position_embeddings", "nonlinearity", "encoder_nonlinearity", "share_embedding_weights",
-    "position_embedding_type", "attention_module", "extra_attention_params", "moe",
-    "image_size", "patch_size", "num_channels", "num_classes", "depth", "norm_layer",
-    "prepend_cls_token"};
-
-// Families without biases in their linear layers (Llama-style).
-bool family_has_biases(const std::string& name) {
-  return !(name == "llama" || name == "mistral" || name == "mixtral" || name == "falcon");
-}
 
 // trainer.init.model (Trainer layout, Release 2.4+) or model (legacy layout).
 io::Block model_block(const YAML::Node& root, const std::string& file) {
@@ -57,66 +28,231 @@ io::Block model_block(const YAML::Node& root, const std::string& file) {
     return trainer.child("init").child("model");
   }
   if (top.has_value("model")) return top.child("model");
-  top.reject_typos({"trainer", "model"}, {"train_input", "eval_input", "runconfig", "optimizer"});
   throw InputError(fmt::format(
       "{}: no model found: expected trainer.init.model (Trainer layout) or model (legacy "
-      "layout){}",
-      file, top.has("trainer") ? "" : ""));
+      "layout)",
+      file));
 }
 
 // The train dataloader block, if any: trainer.fit.train_dataloader or train_input.
 std::optional<io::Block> train_data_block(const YAML::Node& root, const std::string& file) {
   io::Block top(file, "", root);
-  if (top.has_value("trainer") && root["trainer"].IsMap()) {
-    io::Block trainer = top.child("trainer");
-    if (auto fit = trainer.optional_child("fit")) return fit->optional_child("train_dataloader");
-    return std::nullopt;
+  if (top.has_value("trainer")) {
+    YAML::Node t = root["trainer"];
+    if (t.IsSequence() && t.size() > 0) t = t[0]["trainer"] ? t[0]["trainer"] : t[0];
+    if (!t.IsMap()) return std::nullopt;
+    io::Block trainer(file, "trainer", t);
+    auto fit = trainer.optional_child("fit");
+    if (!fit || !fit->has_value("train_dataloader")) return std::nullopt;
+    YAML::Node d = fit->node()["train_dataloader"];
+    if (d.IsSequence() && d.size() > 0) d = d[0];
+    if (!d.IsMap()) return std::nullopt;
+    return io::Block(file, "trainer.fit.train_dataloader", d);
   }
   return top.optional_child("train_input");
 }
 
-std::optional<std::string> family_in_file_name(const std::string& stem) {
+// The longest family name that `text` contains as "/name/" (folder) or as a word of the stem.
+std::optional<std::string> family_in(const std::string& text, bool folder) {
   std::optional<std::string> best;
-  for (const auto& f : known_families())
-    if (stem.find(f) != std::string::npos && (!best || f.size() > best->size())) best = f;
+  for (const auto& f : model_families()) {
+    const std::string name(f.name);
+    bool hit = false;
+    if (folder) {
+      hit = text.find("/" + name + "/") != std::string::npos;
+    } else {
+      for (auto pos = text.find(name); pos != std::string::npos; pos = text.find(name, pos + 1)) {
+        const bool start = pos == 0 || !std::isalpha(static_cast<unsigned char>(text[pos - 1]));
+        const auto end = pos + name.size();
+        const bool stop =
+            end == text.size() || !std::isalpha(static_cast<unsigned char>(text[end]));
+        if (start && stop) hit = true;
+      }
+    }
+    if (hit && (!best || name.size() > best->size())) best = name;
+  }
   return best;
 }
 
-std::int64_t square_side(const io::Block& b, const std::string& key, std::int64_t fallback) {
-  if (!b.has_value(key)) return fallback;
-  const YAML::Node n = b.node()[key];
-  if (n.IsSequence()) {
-    if (n.size() != 2 || !n[0].IsScalar() || !n[1].IsScalar())
-      throw InputError(fmt::format("{}: expected [height, width]", b.where(key)));
-    const auto hgt = io::parse_int_scalar(n[0].Scalar(), b.where(key), 1);
-    const auto wid = io::parse_int_scalar(n[1].Scalar(), b.where(key), 1);
-    if (hgt > kMaxSequence)
-      throw InputError(fmt::format("{} = {}: must be at most {}", b.where(key), hgt, kMaxSequence));
-    if (hgt != wid)
-      throw InputError(fmt::format("{} = [{}, {}]: only square images are modelled",
-                                   b.where(key), hgt, wid));
-    return hgt;
+// A decoder without a name: the closest family by the structure its keys give.
+// A decoder without a name: the closest family by the markers its keys carry (each family's
+// Release 2.3 config class and shipped configs; README, "Model Zoo families").
+std::string decoder_by_keys(const io::Block& m) {
+  const auto str = [&](const char* k) { return m.get_string_opt(k).value_or(""); };
+  const std::string pos = str("position_embedding_type"), nl = str("nonlinearity"),
+                    norm = str("norm_type"), module = str("attention_module");
+  if (m.has_value("dpo") || m.has("model_name")) return "dpo";
+  if (m.has_value("moe")) return "mixtral";
+  if (m.has_value("attention_sliding_window_length")) return "mistral";
+  if (pos == "alibi") {
+    if (m.has("alibi_trainable_slopes")) return "bloom";
+    if (norm == "biasless-layernorm") return "mpt";
+    if (m.has("attention_kernel")) return "jais";
+    if (nl == "swiglu") return "btlm";
+    return "bloom";
   }
-  return b.get_int(key, 1, kMaxSequence);
+  if (pos == "rotary") {
+    if (norm == "rmsnorm" || nl == "swiglu") return "llama";
+    if (module == "multiquery_attention") return "falcon";
+    if (m.get_bool("use_untied_layer_norm", false)) return "gpt_neox";
+    return "gptj";
+  }
+  if (module == "multiquery_attention")
+    return m.has("scale_qk_dot_by_layer_idx") ? "starcoder" : "santacoder";
+  return "gpt3";
 }
 
-void read_vision(const io::Block& m, ModelSpec& s) {
-  s.num_classes = m.get_int_opt("num_classes", 1, kMaxVocab).value_or(1000);
-  s.num_channels = m.get_int_opt("num_channels", 1, 1000).value_or(3);
-  s.image_size = square_side(m, "image_size", 224);
+struct Identified {
+  std::string family;
+  std::string from;
+};
+
+// model.name; else the DPO/DPR/multimodal markers; else the file's folder or name; else the
+// structure of its keys, with a warning that it is a guess.
+Identified identify_family(const io::Block& m, const std::string& file, ModelSpec& s) {
+  if (m.has_value("name")) return {m.get_string("name"), "model.name"};
+  const std::string path = std::filesystem::absolute(file).lexically_normal().string();
+  const std::string stem = std::filesystem::path(file).stem().string();
+  auto folder = family_in(path, true);
+  auto in_name = family_in(stem, false);
+  if (folder && in_name && *folder != *in_name) {
+    const Family* a = find_family(*folder);
+    const Family* b = find_family(*in_name);
+    // gpt_neox files live in the gptj folder: a name of the same kind wins, unless the folder
+    // is a head of the name's family (bert/classifier holds bert_base_classifier_mnli.yaml).
+    if (a && b && a->architecture == b->architecture && folder->rfind(*in_name + "/", 0) != 0)
+      return {*in_name, "the file name"};
+  }
+  if (folder) return {*folder, "the file's folder"};
+  if (in_name) return {*in_name, "the file name"};
+  const auto has = [&](const char* k) { return m.has(k); };
+  std::string guess;
+  if (has("dpo") || has("policy_model"))
+    guess = "dpo";
+  else if (has("q_encoder") || has("ctx_encoder"))
+    guess = "dpr";
+  else if (has("image_model_trunks"))
+    guess = "dino";
+  else if (has("image_model_list"))
+    guess = "multimodal_simple";
+  else if (has("image_model") && has("text_model"))
+    guess = "llava";
+  else if (has("src_vocab_size"))
+    guess = m.get_string_opt("position_embedding_type").value_or("") == "relative" ? "t5"
+                                                                                   : "transformer";
+  else if (has("num_diffusion_steps") || has("vae"))
+    guess = "dit";
+  else if (has("patch_size") && has("image_size"))
+    guess = "vision_transformer";
+  else if (has("mlm_nonlinearity") || has("token_dropout"))
+    guess = "esm2";
+  else if (has("encoder_nonlinearity") && has("vocab_size"))
+    guess = has("num_labels") ? "bert/classifier" : "bert";
+  else if (has("depth") && !has("vocab_size"))
+    guess = "fc_mnist";
+  else if (has("embedding_size") && has("seq_len"))
+    guess = "layers_api_demo";
+  else if (has("vocab_size") && has("hidden_size"))
+    guess = decoder_by_keys(m);
+  else
+    throw InputError(fmt::format(
+        "{}: the model family cannot be told: no model.name, no family in the file's folder or "
+        "name, and no family's keys (set model.name to one of {})",
+        file, fmt::join(family_names(), ", ")));
+  s.warnings.push_back(fmt::format(
+      "{}: no model.name; read as family '{}', guessed from its keys (set model.name to be "
+      "sure)",
+      file, guess));
+  return {guess, "its keys (a guess)"};
+}
+
+// The keys the Model Zoo defines for `family`'s model block (all families' keys when the
+// table has no entry), plus csxsim's own.
+std::vector<std::string> defined_keys(const std::string& family) {
+  std::vector<std::string> keys{"name"};
+  if (family == "resnet")  // csxsim's own CNN (models/resnet50.yaml)
+    return {"name", "depth", "num_classes", "num_channels", "image_size", "norm_layer"};
+  bool found = false;
+  for (const auto& e : modelzoo_model_keys())
+    if (e.family == family) {
+      found = true;
+      keys.insert(keys.end(), e.keys.begin(), e.keys.end());
+    }
+  if (!found)
+    for (const auto& e : modelzoo_model_keys())
+      if (e.family.find(':') == std::string_view::npos)
+        keys.insert(keys.end(), e.keys.begin(), e.keys.end());
+  return keys;
+}
+
+void check_model_keys(const io::Block& m, const std::string& family, ModelSpec& s) {
+  const auto known = defined_keys(family);
+  for (const auto& kv : m.node()) {
+    const std::string key = kv.first.Scalar();
+    if (std::find(known.begin(), known.end(), key) == known.end())
+      s.warnings.push_back(fmt::format("{}: key not defined by the Model Zoo for '{}'{}; ignored",
+                                       m.where(key), family, did_you_mean(key, known)));
+  }
 }
 
 }  // namespace
 
 const std::vector<std::string>& known_families() {
-  static const std::vector<std::string> families{
-      "gpt2", "gpt3", "gptj", "gpt_neox", "llama", "mistral", "mixtral", "falcon",
-      "bert", "vision_transformer", "resnet"};
-  return families;
+  static const std::vector<std::string> names = family_names();
+  return names;
 }
 
 ModelSpec read_model_unchecked(const YAML::Node& root, const std::string& file,
-                               std::optional<std::int64_t> seq_len);
+                               std::optional<std::int64_t> seq_len) {
+  if (seq_len && (*seq_len < 1 || *seq_len > kMaxSequence))
+    throw InputError(
+        fmt::format("sequence length {} must be within [1, {}]", *seq_len, kMaxSequence));
+  const io::Block m = model_block(root, file);
+  ModelSpec s;
+  s.source = file;
+  s.label = std::filesystem::path(file).stem().string();
+  const auto id = identify_family(m, file, s);
+  const Family* family = find_family(id.family);
+  if (!family)
+    throw InputError(fmt::format(
+        "{} = '{}': unknown model family{}; known families: {}", m.where("name"), id.family,
+        did_you_mean(id.family, family_names()), fmt::join(family_names(), ", ")));
+  if (!family->modelled)
+    throw InputError(fmt::format("{}: model family '{}' is not modelled: {}", file, id.family,
+                                 family->structure));
+  s.name = id.family;
+  s.family_from = id.from;
+  s.architecture = family->architecture;
+  check_model_keys(m, s.name, s);
+  const FamilyInput in{m, train_data_block(root, file), file, seq_len};
+  switch (family->architecture) {
+    case Architecture::kDecoder:
+      read_decoder(in, s);
+      break;
+    case Architecture::kEncoder:
+      read_encoder(in, s);
+      break;
+    case Architecture::kEncoderDecoder:
+      read_encoder_decoder(in, s);
+      break;
+    case Architecture::kVisionTransformer:
+      read_vision_transformer(in, s);
+      break;
+    case Architecture::kDiffusionTransformer:
+      read_diffusion_transformer(in, s);
+      break;
+    case Architecture::kMultimodal:
+      read_multimodal(in, s);
+      break;
+    case Architecture::kResNet:
+      read_resnet(in, s);
+      break;
+    case Architecture::kMlp:
+      read_mlp(in, s);
+      break;
+  }
+  return s;
+}
 
 ModelSpec read_model(const YAML::Node& root, const std::string& file,
                      std::optional<std::int64_t> seq_len) {
@@ -125,126 +261,6 @@ ModelSpec read_model(const YAML::Node& root, const std::string& file,
   } catch (const YAML::Exception& e) {
     throw InputError(fmt::format("{}:{}: {}", file, e.mark.line + 1, e.msg));
   }
-}
-
-ModelSpec read_model_unchecked(const YAML::Node& root, const std::string& file,
-                               std::optional<std::int64_t> seq_len) {
-  if (seq_len && (*seq_len < 1 || *seq_len > kMaxSequence))
-    throw InputError(fmt::format("sequence length {} must be within [1, {}]", *seq_len,
-                                 kMaxSequence));
-  const io::Block m = model_block(root, file);
-  m.reject_typos(kReadModelKeys, kIgnoredModelKeys);
-  ModelSpec s;
-  s.source = file;
-  s.label = std::filesystem::path(file).stem().string();
-  // Legacy (Release <= 2.3) configs carry no name: the Model Zoo took the family from the
-  // config's directory. Use encoder_nonlinearity (BERT), else a family named in the file name.
-  if (m.has_value("name"))
-    s.name = m.get_string("name");
-  else if (m.has("encoder_nonlinearity"))
-    s.name = "bert";
-  else if (auto fam = family_in_file_name(s.label))
-    s.name = *fam;
-  else if (m.has("nonlinearity") && m.has("vocab_size"))
-    s.name = "gpt3";  // a GPT-style decoder, the other legacy family without a name
-  else
-    throw InputError(fmt::format("{}: required key is missing (the model family, one of {})",
-                                 m.where("name"), fmt::join(known_families(), ", ")));
-  const auto& fams = known_families();
-  if (std::find(fams.begin(), fams.end(), s.name) == fams.end())
-    throw InputError(fmt::format("{} = '{}': unknown model family{}; known families: {}",
-                                 m.where("name"), s.name, did_you_mean(s.name, fams),
-                                 fmt::join(fams, ", ")));
-
-  if (s.name == "resnet") {
-    s.architecture = Architecture::kResNet;
-    s.depth = m.get_int_opt("depth").value_or(50);
-    if (s.depth != 50)
-      throw InputError(fmt::format("{} = {}: only ResNet-50 is modelled", m.where("depth"),
-                                   s.depth));
-    if (seq_len)
-      throw InputError(fmt::format("{}: --seq-len applies to transformer models; this is a CNN",
-                                   file));
-    read_vision(m, s);
-    s.seq_len = 1;
-    return s;
-  }
-
-  s.architecture = s.name == "bert"                 ? Architecture::kEncoder
-                   : s.name == "vision_transformer" ? Architecture::kVisionTransformer
-                                                    : Architecture::kDecoder;
-  s.hidden_size = m.get_int("hidden_size", 1, kMaxWidth);
-  s.num_hidden_layers = m.get_int("num_hidden_layers", 1, kMaxLayers);
-  s.num_heads = m.get_int("num_heads", 1, kMaxWidth);
-  s.filter_size = m.get_int("filter_size", 1, kMaxWidth);
-  if (s.hidden_size % s.num_heads != 0)
-    throw InputError(fmt::format("{} = {}: num_heads must divide hidden_size = {}",
-                                 m.where("num_heads"), s.num_heads, s.hidden_size));
-  s.num_kv_heads = s.num_heads;
-  if (auto extra = m.optional_child("extra_attention_params")) {
-    if (auto groups = extra->get_int_opt("num_kv_groups", 1, kMaxWidth)) {
-      if (s.num_heads % *groups != 0)
-        throw InputError(fmt::format("{} = {}: must divide num_heads = {}",
-                                     extra->where("num_kv_groups"), *groups, s.num_heads));
-      s.num_kv_heads = *groups;
-    }
-  }
-  const std::vector<std::string> nonlinearities{"gelu", "gelu_new", "relu", "silu", "swiglu",
-                                                "geglu", "reglu", "tanh"};
-  s.nonlinearity = m.get_choice(m.has("encoder_nonlinearity") ? "encoder_nonlinearity"
-                                                               : "nonlinearity",
-                                nonlinearities, "gelu");
-  s.gated_ffn = s.nonlinearity == "swiglu" || s.nonlinearity == "geglu" ||
-                s.nonlinearity == "reglu";
-  s.share_embedding_weights = m.get_bool("share_embedding_weights", s.name != "llama");
-  s.position_embedding_type =
-      m.get_choice("position_embedding_type",
-                   {"learned", "fixed", "rotary", "alibi", "relative"},
-                   s.architecture == Architecture::kDecoder && !family_has_biases(s.name)
-                       ? "rotary"
-                       : "learned");
-  s.biases = family_has_biases(s.name);
-  if (auto moe = m.optional_child("moe")) {
-    s.num_experts = moe->get_int_opt("num_experts", 1, 10000).value_or(1);
-    s.top_k = moe->get_int_opt("top_k", 1, 10000).value_or(1);
-    if (s.top_k > s.num_experts)
-      throw InputError(fmt::format("{} = {}: top_k cannot exceed num_experts = {}",
-                                   moe->where("top_k"), s.top_k, s.num_experts));
-  }
-
-  if (s.architecture == Architecture::kVisionTransformer) {
-    read_vision(m, s);
-    s.patch_size = square_side(m, "patch_size", 16);
-    if (s.image_size % s.patch_size != 0)
-      throw InputError(fmt::format("{} = {}: must divide image_size = {}", m.where("patch_size"),
-                                   s.patch_size, s.image_size));
-    const std::int64_t side = s.image_size / s.patch_size;
-    s.seq_len = side * side + (m.get_bool("prepend_cls_token", true) ? 1 : 0);
-    if (s.seq_len > kMaxSequence)
-      throw InputError(fmt::format("{}: {} patches per image is more than {}", file, s.seq_len,
-                                   kMaxSequence));
-    s.max_position_embeddings = s.seq_len;
-    if (seq_len) s.seq_len = *seq_len;
-    return s;
-  }
-
-  s.vocab_size = m.get_int("vocab_size", 1, kMaxVocab);
-  s.max_position_embeddings = m.get_int("max_position_embeddings", 1, kMaxSequence);
-  s.seq_len = s.max_position_embeddings;
-  const auto data = train_data_block(root, file);
-  if (data)
-    if (auto msl = data->get_int_opt("max_sequence_length", 1, kMaxSequence)) s.seq_len = *msl;
-  if (seq_len) s.seq_len = *seq_len;
-  s.head_tokens = s.seq_len;
-  if (s.architecture == Architecture::kEncoder && data)
-    if (auto preds = data->get_int_opt("max_predictions_per_seq", 1, kMaxSequence))
-      s.head_tokens = std::min(*preds, s.seq_len);
-  if (s.position_embedding_type == "learned" && s.seq_len > s.max_position_embeddings)
-    throw InputError(fmt::format(
-        "{}: sequence length {} exceeds max_position_embeddings = {} of a model with learned "
-        "position embeddings",
-        file, s.seq_len, s.max_position_embeddings));
-  return s;
 }
 
 ModelSpec load_model(const std::string& file, std::optional<std::int64_t> seq_len) {

@@ -12,13 +12,17 @@ using namespace csx::model;
 
 namespace {
 
-std::string models_dir() { return std::string(CSXSIM_SOURCE_DIR) + "/models/"; }
+std::string models_dir() {
+  return std::string(CSXSIM_SOURCE_DIR) + "/models/";
+}
 
 ModelCosts costs_of(const std::string& stem) {
   return layer_costs(load_model(models_dir() + stem + ".yaml"));
 }
 
-double rel(double a, double b) { return std::fabs(a - b) / b; }
+double rel(double a, double b) {
+  return std::fabs(a - b) / b;
+}
 
 }  // namespace
 
@@ -50,8 +54,9 @@ TEST(Flops, Gpt3MatchesNarayananEq3) {
   for (const char* stem : {"gpt3_xl", "gpt3_2p7b", "gpt3_6p7b", "gpt3_13b", "gpt3_175b"}) {
     const auto spec = load_model(models_dir() + stem + ".yaml");
     const auto c = layer_costs(spec);
-    const double B = 1536, s = 2048, l = static_cast<double>(spec.num_hidden_layers),
-                 h = static_cast<double>(spec.hidden_size), V = 50257;
+    const auto& st = spec.main_stack();
+    const double B = 1536, s = 2048, l = static_cast<double>(st.num_layers),
+                 h = static_cast<double>(st.hidden_size), V = 50257;
     const double eq3 = 96 * B * s * l * h * h * (1 + s / (6 * h) + V / (16 * l * h));
     const double no_recompute = 72 * B * s * l * h * h * (1 + s / (6 * h) + V / (12 * l * h));
     EXPECT_LT(rel(B * c.train_flops_per_sample(true), eq3), 1e-3) << stem;
@@ -67,8 +72,9 @@ TEST(Activations, KorthikantiTable2) {
   for (const char* stem : {"gpt3_xl", "gpt3_175b", "gpt2_small", "bert_large_msl512"}) {
     const auto spec = load_model(models_dir() + stem + ".yaml");
     const auto c = layer_costs(spec);
-    const double s = static_cast<double>(spec.seq_len), h = static_cast<double>(spec.hidden_size),
-                 a = static_cast<double>(spec.num_heads), b = 1;
+    const auto& st = spec.main_stack();
+    const double s = static_cast<double>(spec.seq_len), h = static_cast<double>(st.hidden_size),
+                 a = static_cast<double>(st.num_heads), b = 1;
     const double expected = s * b * h * (34 + 5 * a * s / h);
     for (const auto& L : c.layers) {
       if (L.kind == LayerKind::kBlock) {
@@ -81,8 +87,8 @@ TEST(Activations, KorthikantiTable2) {
 // Llama-style models: SwiGLU has three FFN matrices, GQA shrinks K and V.
 TEST(Layers, SwiGluAndGqa) {
   const auto spec = load_model(models_dir() + "llama3_8b.yaml");
-  EXPECT_EQ(spec.num_kv_heads, 8);
-  EXPECT_TRUE(spec.gated_ffn);
+  EXPECT_EQ(spec.main_stack().num_kv_heads, 8);
+  EXPECT_TRUE(spec.main_stack().gated_ffn);
   const auto c = layer_costs(spec);
   const double h = 4096, f = 14336, kv = 8 * 128;
   // q + k + v + o + 3 FFN matrices + 2 RMSNorm gains.
@@ -95,8 +101,8 @@ TEST(Layers, SwiGluAndGqa) {
 TEST(Loading, EveryModelZooFile) {
   namespace fs = std::filesystem;
   int n = 0;
-  for (const auto& dir : fs::directory_iterator(std::string(CSXSIM_SOURCE_DIR) +
-                                                "/../shared/modelzoo")) {
+  for (const auto& dir :
+       fs::directory_iterator(std::string(CSXSIM_SOURCE_DIR) + "/../shared/modelzoo")) {
     if (!dir.is_directory()) continue;
     for (const auto& f : fs::directory_iterator(dir.path())) {
       const auto spec = load_model(f.path().string());

@@ -122,6 +122,8 @@ int describe_command(const Args& args) {
     j["weight_bytes_per_pass"] = costs.weight_bytes_per_pass();
     j["activation_bytes_per_sample"] = costs.activation_bytes_per_sample();
     j["max_fitting_micro_batch_size"] = max_mbs;
+    j["max_micro_batch_size_without_recompute"] =
+        model::max_micro_batch_size_without_recompute(costs, platform);
     j["memoryx_required_bytes"] = mx.required_bytes;
     j["memoryx_fits"] = mx.fits;
     auto& layers = j["layers"] = nlohmann::json::array();
@@ -159,6 +161,8 @@ int describe_command(const Args& args) {
              costs.activation_bytes_per_sample());
   fmt::print("{:<44}{:>20}\n",
              fmt::format("largest micro_batch_size that fits ({})", platform.name), max_mbs);
+  fmt::print("{:<44}{:>20}\n", fmt::format("largest without recompute ({})", platform.name),
+             model::max_micro_batch_size_without_recompute(costs, platform));
   fmt::print("{:<44}{:>17.1f} GB of {:.0f} GB{}\n", "MemoryX weights + optimizer state",
              mx.required_bytes / 1e9, mx.capacity_bytes / 1e9, mx.fits ? "" : " (does NOT fit)");
   fmt::print("\n{:<12} {:<10} {:>16} {:>16} {:>20} {:>22}\n", "layer", "kind", "parameters",

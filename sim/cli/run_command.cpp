@@ -90,10 +90,18 @@ void write_trace(const std::string& path, const Job& job, const PassResult& r) {
   in.pass = r.context.mode == "train" ? model::Pass::kTrain : model::Pass::kEval;
   in.seq_len = job.scenario.model.seq_len;
   in.simulated_steps = job.scenario.simulated_steps;
+  in.recompute_passes = chosen.memory.recompute_passes;
   in.record_trace = true;
   // One track per CS-X for small clusters; beyond 16 systems only the fullest one is shown.
   in.representative = job.num_csx > 16;
-  const auto sim = engine::simulate(in);
+  auto sim = engine::simulate(in);
+  // The training step's fixed cost is added to the simulated step (README, "Compute model"):
+  // one event after each step, on a track of its own.
+  if (in.pass == model::Pass::kTrain && job.platform.step_overhead_s > 0)
+    for (std::size_t s = 0; s < sim.step_end_s.size(); ++s)
+      sim.trace.push_back({"step overhead", fmt::format("step {} fixed cost (added)", s),
+                           "overhead", sim.step_end_s[s],
+                           sim.step_end_s[s] + job.platform.step_overhead_s});
   io::write_file_atomically(
       path,
       io::chrome_trace_json(

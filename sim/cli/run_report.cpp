@@ -6,7 +6,9 @@
 namespace csx::cli {
 namespace {
 
-std::string gb(double bytes) { return fmt::format("{:.2f}", bytes / 1e9); }
+std::string gb(double bytes) {
+  return fmt::format("{:.2f}", bytes / 1e9);
+}
 
 }  // namespace
 
@@ -15,8 +17,7 @@ void print_job_header(std::FILE* out, const Job& job) {
   fmt::print(out, "csxsim run: {} ({}, {:.3g} parameters, {}) on {} x {}{}\n", m.label, m.name,
              static_cast<double>(job.costs.parameters()),
              m.transformer() ? fmt::format("seq_len {}", m.seq_len) : std::string("images"),
-             job.num_csx,
-             job.platform.name, job.scenario.compile_only ? ", compile-only" : "");
+             job.num_csx, job.platform.name, job.scenario.compile_only ? ", compile-only" : "");
   if (job.num_csx_defaulted)
     fmt::print(out, "note: num_csx is not set in {}; using 1 (pass --num-csx)\n",
                job.scenario.file);
@@ -25,8 +26,9 @@ void print_job_header(std::FILE* out, const Job& job) {
 void print_pass(std::FILE* out, const Job& job, const PassResult& r) {
   const auto& c = r.context;
   const auto& o = r.outcome;
-  fmt::print(out, "\n{}: batch_size {} over num_csx {} -> per-system batch {}; "
-                  "micro_batch_size {}\n",
+  fmt::print(out,
+             "\n{}: batch_size {} over num_csx {} -> per-system batch {}; "
+             "micro_batch_size {}\n",
              c.mode, c.batch_size, c.num_csx, c.per_system_batch_size,
              c.requested_micro_batch_size);
   if (!o.resolution.notice.empty()) fmt::print(out, "notice: {}\n", o.resolution.notice);
@@ -58,14 +60,16 @@ void print_pass(std::FILE* out, const Job& job, const PassResult& r) {
   fmt::print(out,
              "chosen: micro_batch_size {} ({} microbatch{}): step {:.4f} s, {:.2f} samples/s, "
              "{:.0f} tokens/s, MFU {:.1f}%, bound: {}\n",
-             best.micro_batch_size, best.num_microbatches, best.num_microbatches == 1 ? "" : "es", best.sim.step_time_s,
-             best.samples_per_s, best.tokens_per_s, 100 * best.mfu, best.sim.bound);
+             best.micro_batch_size, best.num_microbatches, best.num_microbatches == 1 ? "" : "es",
+             best.sim.step_time_s, best.samples_per_s, best.tokens_per_s, 100 * best.mfu,
+             best.sim.bound);
   fmt::print(out,
              "  step breakdown: compute {:.4f} s, weight streaming {:.4f} s (exposed {:.4f} s), "
-             "gradient reduce {:.4f} s, optimizer {:.4f} s\n",
-             best.sim.compute_time_s, best.sim.weight_stream_time_s,
-             best.sim.exposed_stream_time_s, best.sim.grad_reduce_time_s,
-             best.sim.optimizer_time_s);
+             "gradient reduce {:.4f} s, optimizer {:.4f} s, step overhead {:.4f} s\n",
+             best.sim.compute_time_s, best.sim.weight_stream_time_s, best.sim.exposed_stream_time_s,
+             best.sim.grad_reduce_time_s, best.sim.optimizer_time_s, best.sim.step_overhead_s);
+  fmt::print(out, "  activations: {} ({:.2f} forward passes recomputed per block)\n",
+             best.memory.activation_plan, best.memory.recompute_passes);
   const auto& m = best.memory;
   fmt::print(out,
              "  memory: {} of {} GB usable SRAM (activations {}, weight buffers {}, gradients {}, "

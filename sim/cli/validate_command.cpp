@@ -1,8 +1,13 @@
-// `csxsim validate`: simulates every measured run of a reference file and reports the error.
-#include <cmath>
-#include <filesystem>
+// `csxsim validate`: every check of the reference file (README, "Accuracy"): measured runs of
+// current and older releases, what the real `auto` chose, micro-batch sizes that compiled on
+// real hardware, and which MBS real hardware preferred. --cross-validate hands the
+// leave-one-out refit to tools/calibrate.
 #include <fmt/format.h>
 #include <fmt/ranges.h>
+#include <sys/wait.h>
+#include <unistd.h>
+#include <cmath>
+#include <filesystem>
 
 #include "cli/commands.hpp"
 #include "cli/options.hpp"
@@ -12,83 +17,112 @@
 #include "io/atomic_file.hpp"
 #include "io/results_csv.hpp"
 #include "io/yaml_block.hpp"
+#include "model/memory_model.hpp"
 #include "model/model_loader.hpp"
 
 namespace csx::cli {
 namespace {
 
-const std::vector<std::string> kEntryKeys{"name", "model", "platform", "num_csx", "batch_size",
-                                          "seq_len", "mode", "micro_batch_size", "samples_per_s",
-                                          "source", "expected_micro_batch_size", "tried"};
+namespace fs = std::filesystem;
+
+const std::vector<std::string> kLists{"measurements", "older_measurements", "auto_decisions",
+                                      "memory_facts", "preferences"};
+const std::vector<std::string> kEntryKeys{
+    "name",          "model",   "platform", "num_csx",
+    "batch_size",    "seq_len", "mode",     "micro_batch_size",
+    "samples_per_s", "release", "source",   "expected",
+    "tried",         "pass",    "preferred"};
 
 struct Entry {
-  std::string name, model, platform, source, mode;
-  std::int64_t num_csx = 1, batch_size = 1, seq_len = 0;
-  batching::MbsSetting setting;
-  double samples_per_s = 0;                  // measurements
-  std::int64_t expected_micro_batch_size = 0;  // auto decisions
+  std::string name, model, platform, source, release, mode = "train";
+  std::int64_t num_csx = 1, batch_size = 1;
+  std::optional<std::int64_t> seq_len;
+  batching::MbsSetting setting = batching::MbsAuto{};
+  double samples_per_s = 0;  // measurements
+  std::string expected;      // auto decisions: a size, or "smaller"
   std::vector<std::int64_t> tried;
+  std::int64_t micro_batch_size = 0;  // memory facts
+  std::int64_t preferred = 0;         // preferences
 };
 
-Entry read_entry(const io::Block& b, bool decision) {
+Entry read_entry(const io::Block& b, const std::string& list) {
   b.require_known_keys(kEntryKeys);
   Entry e;
   e.name = b.get_string("name");
   e.model = b.get_string("model");
   e.platform = b.get_string("platform");
   e.source = b.get_string("source");
-  e.mode = b.get_choice("mode", {"train", "eval"}, "train");
+  e.release = b.get_string_opt("release").value_or("");
+  e.seq_len = b.get_int_opt("seq_len");
+  if (list == "memory_facts") {
+    e.mode = b.get_choice("pass", {"train", "eval"}, "train");
+    e.micro_batch_size = b.get_int("micro_batch_size");
+    return e;
+  }
   e.num_csx = b.get_int("num_csx");
   e.batch_size = b.get_int("batch_size");
-  e.seq_len = b.get_int("seq_len");
-  e.setting = b.has("micro_batch_size")
-                  ? io::parse_mbs_node(b.node()["micro_batch_size"], b.where("micro_batch_size"))
-                  : batching::MbsSetting{batching::MbsAuto{}};
-  if (decision) {
-    e.expected_micro_batch_size = b.get_int("expected_micro_batch_size");
+  if (b.has("micro_batch_size"))
+    e.setting = io::parse_mbs_node(b.node()["micro_batch_size"], b.where("micro_batch_size"));
+  if (list == "auto_decisions") {
+    e.expected = b.get_string("expected");
+    if (e.expected != "smaller") (void)io::parse_int_scalar(e.expected, b.where("expected"), 1);
     if (b.has_value("tried"))
       for (const auto& v : b.node()["tried"])
         e.tried.push_back(io::parse_int_scalar(v.Scalar(), b.where("tried"), 1));
+  } else if (list == "preferences") {
+    e.preferred = b.get_int("preferred");
   } else {
     e.samples_per_s = b.get_number("samples_per_s", 1e-9, 1e12);
   }
   return e;
 }
 
-std::vector<Entry> read_list(const io::Block& root, const std::string& key, bool decision) {
+std::vector<Entry> read_list(const io::Block& root, const std::string& key) {
   std::vector<Entry> out;
   if (!root.has_value(key)) return out;
   const YAML::Node list = root.node()[key];
   if (!list.IsSequence())
     throw InputError(fmt::format("{}: expected a list of entries", root.where(key)));
   for (std::size_t i = 0; i < list.size(); ++i)
-    out.push_back(read_entry(io::Block(root.file(), fmt::format("{}[{}]", key, i), list[i]),
-                             decision));
+    out.push_back(read_entry(io::Block(root.file(), fmt::format("{}[{}]", key, i), list[i]), key));
   return out;
 }
 
-// Runs one entry as `csxsim run` would.
-PassResult simulate_entry(const Entry& e, const std::string& reference, const Overrides& base) {
-  namespace fs = std::filesystem;
-  std::string path = (fs::path(data_dir()) / e.model).string();
-  if (!fs::exists(path)) path = (fs::path(reference).parent_path() / e.model).string();
+// A model path of the reference file: relative to the repository, else to the file.
+std::string model_path(const Entry& e, const std::string& reference) {
+  const std::string path = (fs::path(data_dir()) / e.model).string();
+  if (fs::exists(path)) return path;
+  return (fs::path(reference).parent_path() / e.model).string();
+}
+
+// Overrides of one platform: KEY=VALUE applies to every platform, PLATFORM:KEY=VALUE to one.
+std::vector<std::pair<std::string, std::string>> overrides_for(const std::string& platform,
+                                                               const Overrides& base) {
+  std::vector<std::pair<std::string, std::string>> out;
+  for (const auto& [key, value] : base.platform_overrides) {
+    const auto colon = key.find(':');
+    if (colon == std::string::npos)
+      out.emplace_back(key, value);
+    else if (key.substr(0, colon) == platform)
+      out.emplace_back(key.substr(colon + 1), value);
+  }
+  return out;
+}
+
+// Runs one entry as `csxsim run` would, with `setting` (explore for preferences).
+PassResult simulate_entry(const Entry& e, const std::string& reference, const Overrides& base,
+                          const batching::MbsSetting& setting, bool compile_only = false) {
   io::Scenario s;
   s.file = reference;
-  s.model = model::load_model(path, e.seq_len);
+  s.model = model::load_model(model_path(e, reference), e.seq_len);
   s.platform = e.platform;
   s.mode = e.mode == "eval" ? io::Mode::kEval : io::Mode::kTrain;
   Overrides o = base;
   o.num_csx = e.num_csx;
   o.batch_size = e.batch_size;
-  o.micro_batch_size = e.setting;
-  // KEY=VALUE applies to every platform; PLATFORM:KEY=VALUE to that platform only.
-  o.platform_overrides.clear();
-  for (const auto& [key, value] : base.platform_overrides) {
-    const auto colon = key.find(':');
-    if (colon == std::string::npos) o.platform_overrides.emplace_back(key, value);
-    else if (key.substr(0, colon) == e.platform)
-      o.platform_overrides.emplace_back(key.substr(colon + 1), value);
-  }
+  o.micro_batch_size = setting;
+  o.compile_only = compile_only;
+  o.platform_overrides = overrides_for(e.platform, base);
   const Job job = make_job(s, o, data_dir());
   auto results = run_job(job);
   if (!results.front().outcome.chosen)
@@ -96,21 +130,168 @@ PassResult simulate_entry(const Entry& e, const std::string& reference, const Ov
   return results.front();
 }
 
+struct Errors {
+  double sum_abs = 0, worst = 0;
+  std::string worst_name;
+  std::size_t n = 0;
+  void add(double err, const std::string& name) {
+    sum_abs += std::fabs(err);
+    ++n;
+    if (std::fabs(err) >= std::fabs(worst)) {
+      worst = err;
+      worst_name = name;
+    }
+  }
+};
+
+// Simulates measured runs; prints a table and returns CSV rows.
+std::string check_measurements(const std::vector<Entry>& entries, const std::string& group,
+                               const std::string& reference, const Overrides& base) {
+  if (entries.empty()) return "";
+  fmt::print("{}\n{:<18} {:<5} {:>3} {:>6} {:>5} {:>11} {:>12} {:>8} {:>17}  {}\n", group, "entry",
+             "plat", "N", "batch", "MBS", "measured/s", "simulated/s", "error", "bound", "release");
+  std::string rows;
+  Errors errs;
+  for (const auto& e : entries) {
+    const auto r = simulate_entry(e, reference, base, e.setting);
+    const auto& c = r.outcome.rows[*r.outcome.chosen];
+    const double err = 100 * (c.samples_per_s / e.samples_per_s - 1);
+    errs.add(err, e.name);
+    fmt::print("{:<18} {:<5} {:>3} {:>6} {:>5} {:>11.2f} {:>12.2f} {:>+7.1f}% {:>17}  {}\n", e.name,
+               e.platform, e.num_csx, e.batch_size, c.micro_batch_size, e.samples_per_s,
+               c.samples_per_s, err, c.sim.bound, e.release);
+    rows += fmt::format("{},{},{},{},{},{},{},{},{},{},{},{}\n", io::csv_field(e.name),
+                        io::csv_field(group.substr(0, group.find(' '))), io::csv_field(e.model),
+                        e.platform, e.num_csx, e.batch_size, c.micro_batch_size,
+                        io::csv_number(e.samples_per_s), io::csv_number(c.samples_per_s),
+                        io::csv_number(err), c.sim.bound, io::csv_field(e.release));
+  }
+  fmt::print("MAPE {:.1f}% over {} entries; largest error {:+.1f}% ({})\n\n",
+             errs.sum_abs / static_cast<double>(errs.n), errs.n, errs.worst, errs.worst_name);
+  return rows;
+}
+
+// What the real `auto` chose: returns the number of mismatches.
+int check_decisions(const std::vector<Entry>& entries, const std::string& reference,
+                    const Overrides& base) {
+  int mismatches = 0;
+  for (const auto& e : entries) {
+    const auto r = simulate_entry(e, reference, base, batching::MbsAuto{});
+    const auto& c = r.outcome.rows[*r.outcome.chosen];
+    const std::int64_t P = batching::split_batch(e.batch_size, e.num_csx).per_system_batch_size;
+    std::vector<std::int64_t> evaluated;
+    for (const auto& row : r.outcome.rows) evaluated.push_back(row.micro_batch_size);
+    const bool match = e.expected == "smaller" ? c.micro_batch_size < P
+                                               : std::to_string(c.micro_batch_size) == e.expected;
+    mismatches += match ? 0 : 1;
+    fmt::print(
+        "auto decision {}: {} (expected {}, simulated {} of per-system batch {}; evaluated "
+        "{}; the real stack tried {})\n  {}\n",
+        e.name, match ? "matches" : "DOES NOT MATCH", e.expected, c.micro_batch_size, P,
+        fmt::join(evaluated, ", "), fmt::join(e.tried, ", "), r.outcome.decision);
+  }
+  return mismatches;
+}
+
+// Micro-batch sizes that compiled must fit: returns the number that do not.
+int check_memory(const std::vector<Entry>& facts, const std::string& reference,
+                 const Overrides& base) {
+  int failed = 0, skipped = 0, fitted = 0;
+  for (const auto& e : facts) {
+    const std::string path = model_path(e, reference);
+    if (!fs::exists(path)) {
+      ++skipped;
+      continue;
+    }
+    auto platform = platform::load_platform(e.platform, data_dir());
+    for (const auto& [key, value] : overrides_for(e.platform, base))
+      platform::override_parameter(platform, key, value);
+    const auto costs = model::layer_costs(model::load_model(path, e.seq_len));
+    const auto m =
+        model::on_chip_memory(costs, platform, e.micro_batch_size,
+                              e.mode == "eval" ? model::Pass::kEval : model::Pass::kTrain);
+    if (m.fits) {
+      ++fitted;
+      fmt::print("memory fact {}: fits on {} (headroom {:.2f} GB; {})\n", e.name, e.platform,
+                 m.headroom_bytes / 1e9, m.activation_plan);
+    } else {
+      ++failed;
+      fmt::print("memory fact {}: DOES NOT FIT on {}: {}\n", e.name, e.platform, m.reason);
+    }
+  }
+  fmt::print("memory facts: {} of {} fit{}\n\n", fitted, fitted + failed,
+             skipped ? fmt::format(" ({} skipped: model file absent)", skipped) : "");
+  return failed;
+}
+
+// Where the preferred MBS ranks among all candidates (explore, compile-only).
+void check_preferences(const std::vector<Entry>& entries, const std::string& reference,
+                       const Overrides& base) {
+  for (const auto& e : entries) {
+    const auto r = simulate_entry(e, reference, base, batching::MbsExplore{}, true);
+    std::vector<const search::CandidateResult*> sorted;
+    for (const auto& row : r.outcome.rows)
+      if (row.simulated) sorted.push_back(&row);
+    std::stable_sort(sorted.begin(), sorted.end(), [](const auto* a, const auto* b) {
+      return a->sim.step_time_s < b->sim.step_time_s;
+    });
+    for (std::size_t i = 0; i < sorted.size(); ++i)
+      if (sorted[i]->micro_batch_size == e.preferred)
+        fmt::print("preference {}: MBS {} ranks {} of {} ({:.1f}% slower than the fastest, {})\n",
+                   e.name, e.preferred, i + 1, sorted.size(),
+                   100 * (sorted[i]->sim.step_time_s / sorted[0]->sim.step_time_s - 1),
+                   sorted[0]->micro_batch_size);
+  }
+}
+
+// tools/calibrate --cross-validate (Debian's python3 with scipy), with this binary and file.
+int cross_validate(const std::string& reference) {
+  const std::string tool = (fs::path(data_dir()) / "tools" / "calibrate").string();
+  std::error_code ec;
+  const std::string self = fs::read_symlink("/proc/self/exe", ec).string();
+  std::vector<std::string> argv{tool, "--cross-validate", "--csxsim",
+                                self, "--reference",      reference};
+  std::vector<char*> cargv;
+  for (auto& a : argv) cargv.push_back(a.data());
+  cargv.push_back(nullptr);
+  std::fflush(stdout);
+  const pid_t pid = ::fork();
+  if (pid == 0) {
+    ::execv(tool.c_str(), cargv.data());
+    std::_Exit(127);
+  }
+  int status = 0;
+  ::waitpid(pid, &status, 0);
+  if (!WIFEXITED(status) || WEXITSTATUS(status) != 0)
+    throw std::runtime_error(fmt::format("{} --cross-validate failed (status {})", tool,
+                                         WIFEXITED(status) ? WEXITSTATUS(status) : -1));
+  return 0;
+}
+
 }  // namespace
 
 int validate_command(const Args& args) {
   po::options_description desc("validate options");
-  std::string reference = (std::filesystem::path(data_dir()) / "tests/data/measurements.yaml").string();
+  std::string reference = (fs::path(data_dir()) / "tests/data/measurements.yaml").string();
+  // clang-format off
   desc.add_options()
-      ("reference", po::value(&reference), "measurements file (default tests/data/measurements.yaml)")
+      ("reference", po::value(&reference), "reference file (default tests/data/measurements.yaml)")
       ("platform-override", po::value<std::vector<std::string>>()->composing(),
-       "[PLATFORM:]KEY=VALUE, e.g. cs2:calibration.kernel_overhead_s=0.002 (repeatable)")
-      ("csv", po::value<std::string>(), "write one row per entry to this CSV file")
-      ("only-platform", po::value<std::string>(), "simulate only the entries of this platform");
+       "[PLATFORM:]KEY=VALUE, e.g. cs2:calibration.step_overhead_s=0.1 (repeatable)")
+      ("csv", po::value<std::string>(), "write one row per measured run to this CSV file")
+      ("only-platform", po::value<std::string>(), "check only the entries of this platform")
+      ("only", po::value<std::string>(), "measured runs only, these names (comma-separated)")
+      ("measurements-only", "skip the auto decisions, memory facts and preferences")
+      ("cross-validate", "refit with each current-release run left out and predict it "
+                         "(tools/calibrate, scipy)");
+  // clang-format on
   const auto vm = parse_options(
-      args, "csxsim validate [--reference FILE] [--platform-override KEY=VALUE ...] [--csv FILE]",
+      args,
+      "csxsim validate [--reference FILE] [--platform-override KEY=VALUE ...] [--csv FILE] "
+      "[--cross-validate]",
       desc);
   if (!vm) return 0;
+  if (vm->count("cross-validate")) return cross_validate(reference);
   const bool want_csv = vm->count("csv") > 0;
   const std::string csv = want_csv ? (*vm)["csv"].as<std::string>() : "";
   if (want_csv) io::check_output_path(csv, "--csv", {reference});
@@ -123,74 +304,56 @@ int validate_command(const Args& args) {
       base.platform_overrides.emplace_back(kv.substr(0, eq), kv.substr(eq + 1));
     }
   const io::Block root(reference, "", io::load_yaml_file(reference));
-  root.require_known_keys({"measurements", "auto_decisions"});
-  auto measurements = read_list(root, "measurements", false);
-  auto decisions = read_list(root, "auto_decisions", true);
+  root.require_known_keys(kLists);
+  std::map<std::string, std::vector<Entry>> lists;
+  for (const auto& key : kLists) lists[key] = read_list(root, key);
+  const bool only_measured = vm->count("measurements-only") || vm->count("only");
+  if (only_measured)
+    for (const auto& key : {"auto_decisions", "memory_facts", "preferences"}) lists[key].clear();
+  if (vm->count("only")) {
+    const auto names = "," + (*vm)["only"].as<std::string>() + ",";
+    for (const auto& key : {"measurements", "older_measurements"})
+      std::erase_if(lists[key], [&](const Entry& e) {
+        return names.find("," + e.name + ",") == std::string::npos;
+      });
+  }
   if (vm->count("only-platform")) {
     const auto only = (*vm)["only-platform"].as<std::string>();
-    std::erase_if(measurements, [&](const Entry& e) { return e.platform != only; });
-    std::erase_if(decisions, [&](const Entry& e) { return e.platform != only; });
+    for (auto& [key, list] : lists)
+      std::erase_if(list, [&](const Entry& e) { return e.platform != only; });
   }
-
-  if (measurements.empty() && decisions.empty())
-    throw InputError(fmt::format("{}: no entries to validate{}", reference,
-                                 vm->count("only-platform")
-                                     ? fmt::format(" for platform '{}'",
-                                                   (*vm)["only-platform"].as<std::string>())
-                                     : std::string()));
+  std::size_t total = 0;
+  for (const auto& [key, list] : lists) total += list.size();
+  if (total == 0)
+    throw InputError(fmt::format(
+        "{}: no entries to validate{}", reference,
+        vm->count("only-platform")
+            ? fmt::format(" for platform '{}'", (*vm)["only-platform"].as<std::string>())
+            : std::string()));
   for (const auto& [key, value] : base.platform_overrides) {
     const auto colon = key.find(':');
     if (colon == std::string::npos) continue;
     const std::string p = key.substr(0, colon);
     bool used = false;
-    for (const auto& e : measurements) used = used || e.platform == p;
-    for (const auto& e : decisions) used = used || e.platform == p;
+    for (const auto& [k, list] : lists)
+      for (const auto& e : list) used = used || e.platform == p;
     if (!used)
       throw InputError(fmt::format("--platform-override {}={}: no entry runs on platform '{}'{}",
                                    key, value, p, did_you_mean(p, {"cs2", "cs3"})));
   }
-  fmt::print("{:<24} {:<5} {:>4} {:>6} {:>6} {:>12} {:>12} {:>8} {:>17}\n", "entry", "plat", "N",
-             "batch", "MBS", "measured/s", "simulated/s", "error", "bound");
   std::string text =
-      "name,model,platform,num_csx,batch_size,micro_batch_size,measured_samples_per_s,"
-      "simulated_samples_per_s,error_pct,bound\n";
-  double sum_abs = 0, worst = 0;
-  std::string worst_name;
-  for (const auto& e : measurements) {
-    const auto r = simulate_entry(e, reference, base);
-    const auto& c = r.outcome.rows[*r.outcome.chosen];
-    const double err = 100 * (c.samples_per_s / e.samples_per_s - 1);
-    sum_abs += std::fabs(err);
-    if (std::fabs(err) >= std::fabs(worst)) {
-      worst = err;
-      worst_name = e.name;
-    }
-    fmt::print("{:<24} {:<5} {:>4} {:>6} {:>6} {:>12.2f} {:>12.2f} {:>+7.1f}% {:>17}\n", e.name,
-               e.platform, e.num_csx, e.batch_size, c.micro_batch_size, e.samples_per_s,
-               c.samples_per_s, err, c.sim.bound);
-    text += fmt::format("{},{},{},{},{},{},{},{},{},{}\n", io::csv_field(e.name),
-                        io::csv_field(e.model), e.platform, e.num_csx, e.batch_size,
-                        c.micro_batch_size, io::csv_number(e.samples_per_s),
-                        io::csv_number(c.samples_per_s), io::csv_number(err), c.sim.bound);
-  }
-  if (!measurements.empty())
-    fmt::print("\nMAPE {:.1f}% over {} entries; largest error {:+.1f}% ({})\n",
-               sum_abs / static_cast<double>(measurements.size()), measurements.size(), worst,
-               worst_name);
-  int mismatches = 0;
-  for (const auto& e : decisions) {
-    const auto r = simulate_entry(e, reference, base);
-    const auto& c = r.outcome.rows[*r.outcome.chosen];
-    std::vector<std::int64_t> evaluated;
-    for (const auto& row : r.outcome.rows) evaluated.push_back(row.micro_batch_size);
-    const bool match = c.micro_batch_size == e.expected_micro_batch_size;
-    mismatches += match ? 0 : 1;
-    fmt::print("auto decision {}: {} (expected {}, simulated {}; evaluated {}; the real stack "
-               "tried {})\n",
-               e.name, match ? "matches" : "DOES NOT MATCH", e.expected_micro_batch_size,
-               c.micro_batch_size, fmt::join(evaluated, ", "), fmt::join(e.tried, ", "));
-    fmt::print("  {}\n", r.outcome.decision);
-  }
+      "name,group,model,platform,num_csx,batch_size,micro_batch_size,measured_samples_per_s,"
+      "simulated_samples_per_s,error_pct,bound,release\n";
+  text += check_measurements(lists["measurements"], "current releases (fitted; in-sample error)",
+                             reference, base);
+  text += check_measurements(lists["older_measurements"], "older releases (not fitted)", reference,
+                             base);
+  const int mismatches = check_decisions(lists["auto_decisions"], reference, base);
+  if (!lists["auto_decisions"].empty())
+    fmt::print("auto decisions: {} of {} match\n\n", lists["auto_decisions"].size() - mismatches,
+               lists["auto_decisions"].size());
+  (void)check_memory(lists["memory_facts"], reference, base);
+  check_preferences(lists["preferences"], reference, base);
   if (want_csv) io::write_file_atomically(csv, text);
   return 0;
 }

@@ -22,6 +22,7 @@ struct SimulationInput {
   model::Pass pass = model::Pass::kTrain;
   std::int64_t seq_len = 0;          // tokens per sample
   std::int64_t simulated_steps = 2;  // >= 2; the last one is reported
+  double recompute_passes = 0;       // forward passes of each trained block redone in backward
   bool record_trace = false;
   // Simulate one system per SwarmX level (the fullest) instead of all N: exact, because every
   // system sees identical links and the others hold the same or fewer samples (tested against
@@ -59,6 +60,7 @@ struct SimulationResult {
                                      // includes the wait for the update at the step boundary)
   double grad_reduce_time_s = 0;     // busy time of the slowest link carrying gradients
   double optimizer_time_s = 0;       // optimizer work of one step at the MemoryX rate
+  double step_overhead_s = 0;        // the step's fixed cost, added after the simulation
   double end_time_s = 0;             // simulated time at the end of the last step
   std::vector<double> step_end_s;    // simulated time at the end of each step
   std::string bound;                 // compute | weight streaming | gradient reduce | optimizer

@@ -5,7 +5,7 @@
 #include <cmath>
 #include <stdexcept>
 
-#include "platform/efficiency.hpp"
+#include "model/compute_model.hpp"
 
 namespace csx::engine {
 
@@ -20,8 +20,6 @@ StepSchedule::StepSchedule(const SimulationInput& input)
     for (const auto& g : input.microbatch_groups) k_ += g.second;
   }
   for (const auto& L : input.costs.layers) {
-    fill_.push_back(model::layer_tile_utilization(L, input.platform.wafer_grid_side,
-                                                  input.platform.tile_half_elements));
     chunks_.push_back(std::max<std::int64_t>(
         1,
         static_cast<std::int64_t>(std::ceil(L.weight_bytes / input.platform.swarmx_chunk_bytes))));
@@ -86,15 +84,9 @@ std::int64_t StepSchedule::grad_layer(std::int64_t i) const {
 double StepSchedule::kernel_time_s(std::int64_t layer, std::int64_t samples, bool backward) const {
   const auto& L = input_.costs.layers[static_cast<std::size_t>(layer)];
   const double n = static_cast<double>(samples);
-  double flops = L.forward_flops * n;
-  if (backward) {
-    const bool recompute =
-        input_.platform.recompute() && L.kind == model::LayerKind::kBlock && L.backward_factor > 0;
-    flops *= L.backward_factor + (recompute ? 1.0 : 0.0);
-  }
-  const double tokens = L.tokens > 0 ? L.tokens : static_cast<double>(input_.seq_len);
-  return platform::kernel_time_s(input_.platform, fill_[static_cast<std::size_t>(layer)],
-                                 n * tokens, flops);
+  return model::kernel_time_s(input_.platform,
+                              model::pass_tokens(L, n, static_cast<double>(input_.seq_len)),
+                              model::pass_flops(L, n, backward, input_.recompute_passes));
 }
 
 double StepSchedule::optimizer_parameters(std::int64_t layer) const {

@@ -45,8 +45,8 @@ class StepSchedule {
   // Layer of the i-th gradient transfer of a step (backward order).
   [[nodiscard]] std::int64_t grad_layer(std::int64_t index_in_step) const;
 
-  // Kernel seconds of a layer pass for a microbatch of `samples` samples (platform efficiency
-  // model; backward includes the recomputed forward of blocks under the checkpoint policy).
+  // Kernel seconds of a layer pass for a microbatch of `samples` samples (model/compute_model;
+  // backward includes the recomputed forward passes the memory model chose).
   [[nodiscard]] double kernel_time_s(std::int64_t layer, std::int64_t samples, bool backward) const;
   // Parameters the optimizer updates in a layer (0 when frozen).
   [[nodiscard]] double optimizer_parameters(std::int64_t layer) const;
@@ -61,7 +61,6 @@ class StepSchedule {
   std::int64_t k_;
   bool train_;
   std::int64_t steps_;
-  std::vector<double> fill_;  // tile utilization of each layer
   std::vector<std::int64_t> chunks_;
 };
 

@@ -206,7 +206,7 @@ void read_simulation(const Block& root, Scenario& s) {
   if (s.simulated_steps > 100)
     throw InputError(fmt::format("{} = {}: at most 100 steps are simulated",
                                  sim->where("simulated_steps"), s.simulated_steps));
-  s.auto_min_speedup = sim->get_number_opt("auto_min_speedup", 0, 10).value_or(0.10);
+  s.auto_min_speedup = sim->get_number_opt("auto_min_speedup", 0, 10).value_or(s.auto_min_speedup);
 }
 
 }  // namespace

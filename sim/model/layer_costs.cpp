@@ -82,15 +82,18 @@ Layer transformer_block(const Stack& st, std::int64_t index, const std::string& 
     L.backward_factor = 2.0 * trained / (trained + twin);
   }
   // Korthikanti et al. 2022, table 2, term by term: attention 5sh + 2s*i + 4s*kv + 5a*s*w
-  // (11sh + 5as^2 with i = kv = h, w = s), MLP 3sh + 4sf (gated: 6sf; times t + r for MoE),
+  // (11sh + 5as^2 with i = kv = h, w = s), MLP 3sh + 4sf (the input of every matmul and
+  // nonlinearity: gated, 8sf for gate, up, activation and product; times t + r for MoE),
   // two LayerNorms 4sh. f = 4h: sh(34 + 5as/h).
-  const double mlp = 3 * s * h + (t + r) * (st.gated_ffn ? 6.0 : 4.0) * s * f;
-  double attention = 5 * s * h + 2 * s * i + 4 * s * kv + 5 * a * s * w;
+  const double mlp = 3 * s * h + (t + r) * (st.gated_ffn ? 8.0 : 4.0) * s * f;
+  double attention = 5 * s * h + 2 * s * i + 4 * s * kv;
+  L.score_bytes = 5 * a * s * w;
   if (st.cross_attention_tokens > 0) {
     const double m = d(st.cross_attention_tokens);
-    attention += 2 * s * h + 2 * s * i + 5 * a * s * m + 2 * s * h;
+    attention += 2 * s * h + 2 * s * i + 2 * s * h;
+    L.score_bytes += 5 * a * s * m;
   }
-  L.activation_bytes = attention + mlp + 4 * s * h;
+  L.activation_bytes = attention + L.score_bytes + mlp + 4 * s * h;
   L.boundary_bytes = kBytes16 * s * h;
   return L;
 }
@@ -323,6 +326,7 @@ ModelCosts transformer(const ModelSpec& m) {
     c.num_blocks += st.num_layers;
   }
   c.layers.push_back(head(m));
+  c.layers.back().trainable = m.main_stack().trainable;  // the head belongs to the last stack
   return c;
 }
 
@@ -346,20 +350,6 @@ void sum_flops(ModelCosts& c) {
 }
 
 }  // namespace
-
-double tile_utilization(double rows, double cols, double side, double half_elements) {
-  const double elements = rows * cols / (side * side);
-  return elements / (elements + half_elements);
-}
-
-double layer_tile_utilization(const Layer& layer, double side, double half_elements) {
-  double flops = 0, weighted = 0;
-  for (const auto& mm : layer.matmuls) {
-    flops += mm.flops;
-    weighted += mm.flops / tile_utilization(mm.rows, mm.cols, side, half_elements);
-  }
-  return weighted > 0 ? flops / weighted : 1.0;
-}
 
 ModelCosts layer_costs(const ModelSpec& spec) {
   ModelCosts c;

@@ -42,6 +42,7 @@ struct Layer {
   double tokens = 0;             // tokens per sample the layer processes (0: the sample's)
   std::vector<Matmul> matmuls;   // what the forward FLOPs are made of
   double activation_bytes = 0;   // bytes per sample kept for backward, nothing recomputed
+  double score_bytes = 0;        // of which attention scores, softmax and dropout mask (5as^2)
   double boundary_bytes = 0;     // bytes per sample of the layer's output (16-bit)
 };
 
@@ -59,14 +60,6 @@ struct ModelCosts {
   [[nodiscard]] double activation_bytes_per_sample() const;  // sum over layers, store-all
   [[nodiscard]] double max_layer_weight_bytes() const;
 };
-
-// How well a layer's matrices use the wafer: a rows x cols operand spread over a side x side
-// core grid leaves T = rows x cols / side^2 elements to each core, and a core's pipeline is
-// used T / (T + half_elements) of the time (fixed per-token costs weigh on small tiles). The
-// layer's value is FLOP-weighted so that times add up: u = sum F_i / sum(F_i / u_i); 1 for a
-// layer without FLOPs. In (0, 1]; never falls as the matrices grow.
-[[nodiscard]] double tile_utilization(double rows, double cols, double side, double half_elements);
-[[nodiscard]] double layer_tile_utilization(const Layer& layer, double side, double half_elements);
 
 // Builds the layer list. Throws nothing for a validated ModelSpec.
 [[nodiscard]] ModelCosts layer_costs(const ModelSpec& spec);

@@ -1,5 +1,20 @@
-// On-chip (SRAM) memory of one CS-X for a microbatch, and the MemoryX capacity check.
-// Pure functions; the policies and constants are platform calibration parameters.
+// On-chip (SRAM) memory of one CS-X for a microbatch, the activation plan the compiler picks,
+// and the MemoryX capacity check. Pure functions (README, "Memory model").
+//
+// Weights never live on the wafer (they stream in layer by layer); activations do (Cerebras,
+// "Weight Streaming Execution", training docs rel-2.10). What backward needs is kept, or
+// recomputed from checkpoints. Per sample, with K = kept activations of every layer
+// (Korthikanti et al. 2022, table 2, without the attention scores, which the attention kernel
+// recomputes as FlashAttention does: Dao et al. 2022) and b = one layer boundary (2 s h bytes),
+// the plans, in order of recompute:
+//   1. keep all: K; no recompute.
+//   2. keep a fraction f of K, recompute the rest: f K + (1 - f) C; 1 - f forward passes.
+//   3. checkpoints every k blocks, each segment recomputed once in backward (Chen et al. 2016):
+//      C = b (ceil(L / k) + k + 2), k minimizing it; one forward pass.
+//   4. checkpoints every k blocks, each block recomputed from its segment's checkpoint
+//      (nested recomputation; Griewank & Walther 2000): b (ceil(L / k) + 3); (k + 1) / 2 passes.
+// The compiler is taken to pick the least recompute that fits (reference data: every shipped
+// Model Zoo MBS compiled, although no plan without recompute fits them).
 #pragma once
 
 #include <cstdint>
@@ -21,24 +36,24 @@ struct MemoryBreakdown {
   double capacity_bytes = 0;  // usable SRAM
   double headroom_bytes = 0;  // capacity - total (negative when it does not fit)
   bool fits = false;
-  std::string reason;  // why it does not fit; empty when it fits
+  double recompute_passes = 0;  // forward passes of each trained block recomputed in backward
+  std::string activation_plan;  // e.g. "all kept", "62% kept", "checkpoints every 6 blocks"
+  std::string reason;           // why it does not fit; empty when it fits
 };
 
-// Memory of one system running microbatches of `micro_batch_size` samples.
-// Activations (train):
-//  * store_all: mbs x sum of Korthikanti activation bytes over layers;
-//  * checkpoint: mbs x boundary bytes x (ceil(blocks / interval) + interval + 2): stored
-//    checkpoints, the segment being recomputed, and the embedding/head boundaries.
-// Eval keeps only two layer boundaries live. Gradients: one layer (16-bit) when accumulated in
-// MemoryX, all parameters in fp32 (4 bytes) when accumulated on the wafer.
+// Memory of one system running microbatches of `micro_batch_size` samples, with the least
+// recompute that fits (platform.store_all_activations: plan 1 only).
 [[nodiscard]] MemoryBreakdown on_chip_memory(const ModelCosts& costs,
                                              const platform::PlatformSpec& p,
                                              std::int64_t micro_batch_size, Pass pass);
 
-// The largest micro-batch size that fits (samples); 0 when even 1 does not fit.
+// The largest micro-batch size that fits with any plan (samples); 0 when even 1 does not fit.
 [[nodiscard]] std::int64_t max_fitting_micro_batch_size(const ModelCosts& costs,
-                                                        const platform::PlatformSpec& p,
-                                                        Pass pass);
+                                                        const platform::PlatformSpec& p, Pass pass);
+
+// The largest micro-batch size whose activations all stay (plan 1); 0 when 1 does not.
+[[nodiscard]] std::int64_t max_micro_batch_size_without_recompute(const ModelCosts& costs,
+                                                                  const platform::PlatformSpec& p);
 
 struct MemoryXCheck {
   double required_bytes = 0;  // parameters x memoryx_bytes_per_parameter

@@ -1,7 +1,7 @@
 // platforms/*.yaml -> PlatformSpec. One table describes every numeric key, so loading,
 // overrides and error messages share the same names and bounds.
-#include <filesystem>
 #include <fmt/format.h>
+#include <filesystem>
 #include <limits>
 #include <variant>
 
@@ -23,7 +23,6 @@ struct Param {
   double max;
 };
 
-
 // Bounds keep the model physical: efficiencies and fractions at most 1, positive rates.
 const std::vector<Param>& params() {
   static const std::vector<Param> table{
@@ -32,6 +31,8 @@ const std::vector<Param>& params() {
       {"system", "sram_bandwidth_Bps", &PlatformSpec::sram_bandwidth_Bps, 1, 1e20},
       {"system", "fabric_bandwidth_Bps", &PlatformSpec::fabric_bandwidth_Bps, 1, 1e20},
       {"system", "peak_flops", &PlatformSpec::peak_flops, 1, 1e20},
+      {"system", "fabric_rows", &PlatformSpec::fabric_rows, 1, 1e6},
+      {"system", "simd_width", &PlatformSpec::simd_width, 1, 1024},
       {"system", "io_ports", &PlatformSpec::io_ports, 1, 1e4},
       {"system", "io_port_bandwidth_Bps", &PlatformSpec::io_port_bandwidth_Bps, 1, 1e15},
       {"system", "max_cluster_size", &PlatformSpec::max_cluster_size, 1, 1e6},
@@ -40,21 +41,18 @@ const std::vector<Param>& params() {
       {"memoryx", "capacity_bytes", &PlatformSpec::memoryx_capacity_bytes, 1, 1e20},
       {"memoryx", "bytes_per_parameter", &PlatformSpec::memoryx_bytes_per_parameter, 1, 64},
       {"calibration", "memoryx_bandwidth_Bps", &PlatformSpec::memoryx_bandwidth_Bps, 1, 1e15},
-      {"calibration", "optimizer_rate_params_per_s", &PlatformSpec::optimizer_rate_params_per_s,
-       1, 1e18},
+      {"calibration", "optimizer_rate_params_per_s", &PlatformSpec::optimizer_rate_params_per_s, 1,
+       1e18},
       {"calibration", "swarmx_hop_latency_s", &PlatformSpec::swarmx_hop_latency_s, 0, 1},
       {"calibration", "swarmx_chunk_bytes", &PlatformSpec::swarmx_chunk_bytes, 1e7, 1e15},
-      {"calibration", "compute_efficiency_max", &PlatformSpec::compute_efficiency_max, 1e-6, 1},
-      {"calibration", "efficiency_half_tokens", &PlatformSpec::efficiency_half_tokens, 0, 1e12},
-      {"calibration", "wafer_grid_side", &PlatformSpec::wafer_grid_side, 1, 1e5},
-      {"calibration", "tile_half_elements", &PlatformSpec::tile_half_elements, 0, 1e9},
+      {"calibration", "compute_efficiency", &PlatformSpec::compute_efficiency, 1e-6, 1},
+      {"calibration", "dispatch_overhead_cycles", &PlatformSpec::dispatch_overhead_cycles, 0, 100},
+      {"calibration", "step_overhead_s", &PlatformSpec::step_overhead_s, 0, 100},
       {"calibration", "kernel_overhead_s", &PlatformSpec::kernel_overhead_s, 0, 10},
       {"calibration", "microbatch_overhead_s", &PlatformSpec::microbatch_overhead_s, 0, 100},
       {"calibration", "usable_sram_fraction", &PlatformSpec::usable_sram_fraction, 1e-6, 1},
       {"calibration", "workspace_bytes", &PlatformSpec::workspace_bytes, 0, 1e15},
       {"calibration", "weight_buffers", &PlatformSpec::weight_buffers, 1, 64},
-      {"calibration", "checkpoint_interval_layers", &PlatformSpec::checkpoint_interval_layers, 1,
-       1e6},
   };
   return table;
 }
@@ -85,12 +83,10 @@ void set(PlatformSpec& spec, const Param& p, const io::Block& b) {
 
 void set_policy(PlatformSpec& spec, const io::Block& b) {
   // Absent keys keep the current value, so an override of one leaves the other alone.
-  const bool store_all = spec.activation_policy == ActivationPolicy::kStoreAll;
   const bool wafer = spec.gradient_accumulation == GradientAccumulation::kWafer;
-  spec.activation_policy = b.get_choice("activation_policy", {"checkpoint", "store_all"},
-                                        store_all ? "store_all" : "checkpoint") == "store_all"
-                               ? ActivationPolicy::kStoreAll
-                               : ActivationPolicy::kCheckpoint;
+  spec.store_all_activations =
+      b.get_choice("activation_policy", {"least_recompute", "store_all"},
+                   spec.store_all_activations ? "store_all" : "least_recompute") == "store_all";
   spec.gradient_accumulation = b.get_choice("gradient_accumulation", {"memoryx", "wafer"},
                                             wafer ? "wafer" : "memoryx") == "wafer"
                                    ? GradientAccumulation::kWafer

@@ -3,16 +3,11 @@
 // (platforms/cs2.yaml, platforms/cs3.yaml) cite the source of each fact.
 #pragma once
 
+#include <yaml-cpp/yaml.h>
 #include <cstdint>
 #include <string>
-#include <yaml-cpp/yaml.h>
 
 namespace csx::platform {
-
-enum class ActivationPolicy {
-  kStoreAll,    // keep every activation for backward (Korthikanti et al. 2022, table 2)
-  kCheckpoint,  // keep 16-bit layer outputs every `checkpoint_interval_layers`, recompute the rest
-};
 
 enum class GradientAccumulation {
   kMemoryX,  // every microbatch's gradients leave the wafer and are summed off-wafer
@@ -25,16 +20,18 @@ struct PlatformSpec {
 
   // Published facts (per CS-X system).
   std::int64_t cores = 0;
-  double sram_bytes = 0;               // on-chip SRAM (bytes)
-  double sram_bandwidth_Bps = 0;       // bytes/s
-  double fabric_bandwidth_Bps = 0;     // wafer fabric, bytes/s
-  double peak_flops = 0;               // dense 16-bit FLOP/s
-  std::int64_t io_ports = 0;           // 100 GbE ports
-  double io_port_bandwidth_Bps = 0;    // bytes/s per port
-  std::int64_t max_cluster_size = 0;   // largest num_csx supported
-  std::int64_t swarmx_fanout = 0;      // children per SwarmX broadcast-reduce node
-  double swarmx_link_bandwidth_Bps = 0;  // bytes/s per SwarmX port
-  double memoryx_capacity_bytes = 0;   // weights + optimizer state store (bytes)
+  double sram_bytes = 0;                   // on-chip SRAM (bytes)
+  double sram_bandwidth_Bps = 0;           // bytes/s
+  double fabric_bandwidth_Bps = 0;         // wafer fabric, bytes/s
+  double peak_flops = 0;                   // dense 16-bit FLOP/s
+  std::int64_t fabric_rows = 0;            // rows of the core grid a streamed weight word feeds
+  std::int64_t simd_width = 0;             // 16-bit FMACs per core per cycle
+  std::int64_t io_ports = 0;               // 100 GbE ports
+  double io_port_bandwidth_Bps = 0;        // bytes/s per port
+  std::int64_t max_cluster_size = 0;       // largest num_csx supported
+  std::int64_t swarmx_fanout = 0;          // children per SwarmX broadcast-reduce node
+  double swarmx_link_bandwidth_Bps = 0;    // bytes/s per SwarmX port
+  double memoryx_capacity_bytes = 0;       // weights + optimizer state store (bytes)
   double memoryx_bytes_per_parameter = 0;  // mixed-precision Adam state (bytes/parameter)
 
   // Calibration parameters (unpublished; defaults and reasoning in the platform file).
@@ -42,17 +39,15 @@ struct PlatformSpec {
   double optimizer_rate_params_per_s = 0;  // MemoryX optimizer update rate (parameters/s)
   double swarmx_hop_latency_s = 0;         // per SwarmX tree hop (s)
   double swarmx_chunk_bytes = 0;           // SwarmX forwards layers in chunks of this size
-  double compute_efficiency_max = 0;       // fraction of peak at full tiles, large microbatch
-  double efficiency_half_tokens = 0;       // tokens per microbatch at half efficiency
-  double wafer_grid_side = 0;              // cores per side of the compute grid
-  double tile_half_elements = 0;           // matrix elements per core at half utilization
+  double compute_efficiency = 0;           // fraction of peak a kernel reaches with full SIMD lanes
+  double dispatch_overhead_cycles = 0;     // core cycles per arriving weight word beyond the FMACs
+  double step_overhead_s = 0;              // fixed cost of each training step (s)
   double kernel_overhead_s = 0;            // fixed cost per layer kernel pass (s)
   double microbatch_overhead_s = 0;        // fixed cost per microbatch (s)
   double usable_sram_fraction = 0;         // share of SRAM available to the model
   double workspace_bytes = 0;              // kernel scratch and I/O buffers (bytes)
   std::int64_t weight_buffers = 0;         // layers of weights held at once (prefetch depth)
-  ActivationPolicy activation_policy = ActivationPolicy::kCheckpoint;
-  std::int64_t checkpoint_interval_layers = 1;
+  bool store_all_activations = false;      // true: never recompute (no least-recompute choice)
   GradientAccumulation gradient_accumulation = GradientAccumulation::kMemoryX;
 
   // External I/O of one system: io_ports x io_port_bandwidth_Bps.
@@ -60,9 +55,6 @@ struct PlatformSpec {
     return static_cast<double>(io_ports) * io_port_bandwidth_Bps;
   }
   [[nodiscard]] double usable_sram_bytes() const { return sram_bytes * usable_sram_fraction; }
-  [[nodiscard]] bool recompute() const {
-    return activation_policy == ActivationPolicy::kCheckpoint;
-  }
 };
 
 // Loads a platform by name ("cs2", "cs3": platforms/<name>.yaml under `data_dir`) or by path.

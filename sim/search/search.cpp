@@ -1,8 +1,8 @@
 // Candidate evaluation and the choice rules of none/integer, explore and auto.
 #include "search/search.hpp"
 
-#include <algorithm>
 #include <fmt/format.h>
+#include <algorithm>
 
 #include "batching/supported_sizes.hpp"
 #include "common/errors.hpp"
@@ -21,8 +21,10 @@ CandidateResult prepare(const SearchRequest& req, std::int64_t mbs) {
   return c;
 }
 
-engine::SimulationInput plan_input(const SearchRequest& req, std::int64_t mbs) {
+engine::SimulationInput plan_input(const SearchRequest& req, std::int64_t mbs,
+                                   double recompute_passes) {
   engine::SimulationInput in;
+  in.recompute_passes = recompute_passes;
   in.costs = req.costs;
   in.platform = req.platform;
   in.plan = batching::make_plan(req.split, mbs);
@@ -35,6 +37,12 @@ engine::SimulationInput plan_input(const SearchRequest& req, std::int64_t mbs) {
 void record(const SearchRequest& req, CandidateResult& c, engine::SimulationResult sim) {
   c.sim = std::move(sim);
   c.simulated = true;
+  // The training step's fixed cost (README, "Compute model") is a barrier nothing overlaps:
+  // it adds to the simulated step.
+  if (req.pass == model::Pass::kTrain) {
+    c.sim.step_overhead_s = req.platform.step_overhead_s;
+    c.sim.step_time_s += c.sim.step_overhead_s;
+  }
   const double B = static_cast<double>(req.split.batch_size);
   c.samples_per_s = B / c.sim.step_time_s;
   c.tokens_per_s = c.samples_per_s * static_cast<double>(req.seq_len);
@@ -56,7 +64,7 @@ std::optional<std::size_t> fastest(const std::vector<CandidateResult>& rows) {
 double model_flops_per_step(const model::ModelCosts& costs, model::Pass pass,
                             std::int64_t batch_size) {
   const double per_sample = pass == model::Pass::kTrain ? costs.train_flops_per_sample(false)
-                                                         : costs.forward_flops_per_sample();
+                                                        : costs.forward_flops_per_sample();
   return per_sample * static_cast<double>(batch_size);
 }
 
@@ -86,7 +94,7 @@ SearchOutcome run_search(const SearchRequest& req, const Simulator& simulate) {
   for (const auto mbs : candidates) {
     out.rows.push_back(prepare(req, mbs));
     if (!out.rows.back().fits) continue;
-    inputs.push_back(plan_input(req, mbs));
+    inputs.push_back(plan_input(req, mbs, out.rows.back().memory.recompute_passes));
     simulated_rows.push_back(out.rows.size() - 1);
   }
   auto sims = inputs.empty() ? std::vector<engine::SimulationResult>{} : simulate(inputs);
@@ -114,13 +122,13 @@ SearchOutcome run_search(const SearchRequest& req, const Simulator& simulate) {
                                P, other.micro_batch_size, 100 * gain, 100 * req.auto_min_speedup);
     } else {
       out.decision = fmt::format("auto chose {}: {:.1f}% faster than {} (threshold {:.0f}%)",
-                                 other.micro_batch_size, 100 * gain, P,
-                                 100 * req.auto_min_speedup);
+                                 other.micro_batch_size, 100 * gain, P, 100 * req.auto_min_speedup);
     }
   } else if (is_auto) {
-    out.decision = fmt::format("auto chose {}: per-system batch {} does not fit on-chip memory; "
-                               "fastest fitting candidate",
-                               out.rows[*best].micro_batch_size, P);
+    out.decision = fmt::format(
+        "auto chose {}: per-system batch {} does not fit on-chip memory; "
+        "fastest fitting candidate",
+        out.rows[*best].micro_batch_size, P);
   } else if (std::holds_alternative<batching::MbsExplore>(req.setting)) {
     out.decision = fmt::format("explore chose {}: fastest of {} fitting candidates",
                                out.rows[*best].micro_batch_size, out.simulations);

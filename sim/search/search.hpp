@@ -44,7 +44,7 @@ struct SearchRequest {
   std::int64_t simulated_steps = 2;
   // auto keeps P unless another candidate gives more than (1 + auto_min_speedup) x its samples/s
   // (the real stack: "No benefit from gradient accumulation expected" otherwise).
-  double auto_min_speedup = 0.10;
+  double auto_min_speedup = 0.03;
 };
 
 struct SearchOutcome {

@@ -9,17 +9,17 @@ from clitest import check, finish
 HEADER = ("model,platform,mode,num_csx,batch_size,per_system_batch_size,requested_micro_batch_size,"
           "micro_batch_size,num_microbatches,fits,reason,chosen,step_time_s,samples_per_s,tokens_per_s,"
           "mfu,compute_time_s,weight_stream_time_s,exposed_stream_time_s,grad_reduce_time_s,"
-          "optimizer_time_s,mem_activations_bytes,mem_weight_buffers_bytes,mem_gradients_bytes,"
-          "mem_workspace_bytes,mem_total_bytes,mem_capacity_bytes,time_to_train_s")
+          "optimizer_time_s,step_overhead_s,mem_activations_bytes,mem_weight_buffers_bytes,mem_gradients_bytes,"
+          "mem_workspace_bytes,mem_total_bytes,mem_capacity_bytes,recompute_passes,activation_plan,time_to_train_s")
 
 
 def row(n, b, mbs, fits, chosen, sps):
     P = -(-b // n)
     k = -(-P // mbs)
-    timing = f"{b / sps},{sps},{sps * 2048},0.3,1,0.1,0,0.05,0.01" if fits else ",,,,,,,,"
+    timing = f"{b / sps},{sps},{sps * 2048},0.3,1,0.1,0,0.05,0.01,0.12" if fits else ",,,,,,,,,"
     reason = "" if fits else '"needs 40 GB, 36 GB usable"'
     return (f"m,cs2,train,{n},{b},{P},explore,{mbs},{k},{str(fits).lower()},{reason},"
-            f"{str(chosen).lower()},{timing},{mbs * 1e8},4e8,2e8,2e9,{mbs * 1e8 + 2.6e9},36e9,")
+            f"{str(chosen).lower()},{timing},{mbs * 1e8},4e8,2e8,2e9,{mbs * 1e8 + 2.6e9},36e9,0,all kept,")
 
 
 lines = [HEADER]

@@ -10,8 +10,8 @@ from clitest import check, expect, finish, run
 COLUMNS = ("model,platform,mode,num_csx,batch_size,per_system_batch_size,requested_micro_batch_size,"
            "micro_batch_size,num_microbatches,fits,reason,chosen,step_time_s,samples_per_s,tokens_per_s,"
            "mfu,compute_time_s,weight_stream_time_s,exposed_stream_time_s,grad_reduce_time_s,"
-           "optimizer_time_s,mem_activations_bytes,mem_weight_buffers_bytes,mem_gradients_bytes,"
-           "mem_workspace_bytes,mem_total_bytes,mem_capacity_bytes")
+           "optimizer_time_s,step_overhead_s,mem_activations_bytes,mem_weight_buffers_bytes,mem_gradients_bytes,"
+           "mem_workspace_bytes,mem_total_bytes,mem_capacity_bytes,recompute_passes,activation_plan")
 
 
 def supported(P):
@@ -51,7 +51,8 @@ with tempfile.TemporaryDirectory() as d:
 
     # Nothing fits: exit 1, the CSV still holds the infeasible row.
     out3 = os.path.join(d, "nofit.csv")
-    r = expect(["run", "scenarios/gpt3_xl_1x_cs2.yaml", "--micro-batch-size", "none", "--csv", out3], 1,
+    r = expect(["run", "scenarios/llama3_70b_64x_cs3.yaml", "--platform", "cs2", "--seq-len", 131072,
+                "--micro-batch-size", "none", "--csv", out3], 1,
                err_has=["no micro_batch_size fits"])
     rows = list(csv.DictReader(open(out3)))
     check(len(rows) == 1 and rows[0]["fits"] == "false" and "GB" in rows[0]["reason"], "infeasible row kept")

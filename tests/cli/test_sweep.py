@@ -20,7 +20,7 @@ with tempfile.TemporaryDirectory() as d:
     text = open(one).read()
     check(text == open(two).read(), "sweep CSV is byte-identical for --jobs 1 and 2")
     rows = list(csv.DictReader(open(one)))
-    check(text.splitlines()[0].endswith(",mem_capacity_bytes,time_to_train_s"), "time_to_train_s column")
+    check(text.splitlines()[0].endswith(",recompute_passes,activation_plan,time_to_train_s"), "time_to_train_s column")
     keys = [(int(r["num_csx"]), int(r["batch_size"])) for r in rows]
     check(keys == sorted(keys), "rows sorted by (num_csx, batch_size)")
     check({k for k in keys} == {(n, b) for n in (1, 2, 4) for b in (64, 96)}, "every grid point")
@@ -71,10 +71,13 @@ with tempfile.TemporaryDirectory() as d:
     chosen = [x for x in csv.DictReader(open(os.path.join(d, "run.csv"))) if x["chosen"] == "true"][0]
     steps = sorted(by_track[[t for t, n in names.items() if n == "steps"][0]])
     check(len(steps) == 2, "two simulated steps")
-    last_end = max(e for spans in by_track.values() for _, e in spans)
-    check(abs(last_end - steps[-1][1]) < 1e-3, "the last event ends with the last step")
-    check(abs((steps[-1][1] - steps[-1][0]) / 1e6 - float(chosen["step_time_s"])) <=
-          1e-6 * float(chosen["step_time_s"]), "the last step lasts the reported step time")
+    overhead = float(chosen["step_overhead_s"])
+    last_end = max(e for tid, spans in by_track.items() for _, e in spans if names[tid] != "step overhead")
+    check(abs(last_end - steps[-1][1]) < 1e-3, "the last simulated event ends with the last step")
+    fixed = sorted(by_track[[t for t, n in names.items() if n == "step overhead"][0]])
+    check(abs((fixed[-1][1] - fixed[-1][0]) / 1e6 - overhead) < 1e-9, "the step overhead event")
+    check(abs((steps[-1][1] - steps[-1][0]) / 1e6 + overhead - float(chosen["step_time_s"])) <=
+          1e-6 * float(chosen["step_time_s"]), "the last step plus its fixed cost is the step time")
     kinds = {e["cat"] for e in events}
     for k in ("forward", "backward", "weight streaming", "optimizer", "broadcast", "gradient reduce", "step"):
         check(k in kinds, f"trace category {k}")

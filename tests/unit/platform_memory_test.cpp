@@ -1,17 +1,19 @@
-// Platform files, the efficiency model's physical bounds, and the memory model.
+// Platform files, the compute model's physical bounds, and the memory model.
 #include <gtest/gtest.h>
 
 #include "common/errors.hpp"
+#include "model/compute_model.hpp"
 #include "model/layer_costs.hpp"
 #include "model/memory_model.hpp"
 #include "model/model_loader.hpp"
-#include "platform/efficiency.hpp"
 #include "platform/platform_spec.hpp"
 
 using namespace csx;
 
 namespace {
-platform::PlatformSpec cs2() { return platform::load_platform("cs2", CSXSIM_SOURCE_DIR); }
+platform::PlatformSpec cs2() {
+  return platform::load_platform("cs2", CSXSIM_SOURCE_DIR);
+}
 model::ModelCosts costs_of(const std::string& stem) {
   return model::layer_costs(
       model::load_model(std::string(CSXSIM_SOURCE_DIR) + "/models/" + stem + ".yaml"));
@@ -35,74 +37,108 @@ TEST(Platform, UnknownNameAndOverrides) {
   platform::override_parameter(p, "calibration.kernel_overhead_s", "0.002");
   EXPECT_DOUBLE_EQ(p.kernel_overhead_s, 0.002);
   EXPECT_THROW(platform::override_parameter(p, "calibration.kernel_overhed_s", "1"), InputError);
-  EXPECT_THROW(platform::override_parameter(p, "calibration.compute_efficiency_max", "1.5"),
+  EXPECT_THROW(platform::override_parameter(p, "calibration.compute_efficiency", "1.5"),
                InputError);
   EXPECT_THROW(platform::override_parameter(p, "calibration.kernel_overhead_s", "nan"), InputError);
   platform::override_parameter(p, "calibration.activation_policy", "store_all");
-  EXPECT_FALSE(p.recompute());
+  EXPECT_TRUE(p.store_all_activations);
   EXPECT_EQ(p.gradient_accumulation, platform::GradientAccumulation::kMemoryX);
 }
 
-// Physical bounds: efficiency in [0, 1], never falling as tokens grow.
-TEST(Efficiency, IsPhysical) {
+// Physical bounds: SIMD fill in [0, 1), compute efficiency at most 1, published bandwidths.
+TEST(ComputeModel, IsPhysical) {
   for (const auto& name : {"cs2", "cs3"}) {
     const auto p = platform::load_platform(name, CSXSIM_SOURCE_DIR);
-    EXPECT_LE(p.compute_efficiency_max, 1.0);
-    double last_u = 0;
-    for (double width : {64.0, 768.0, 920.0, 921.0, 1024.0, 4096.0, 12288.0, 1e5}) {
-      const double u = model::tile_utilization(width, width, p.wafer_grid_side,
-                                               p.tile_half_elements);
-      EXPECT_GT(u, last_u);  // larger matrices never use the wafer worse
-      EXPECT_LE(u, 1.0);
-      last_u = u;
-      double last = 0;
-      for (double tokens = 1; tokens < 1e8; tokens *= 1.7) {
-        const double e = platform::compute_efficiency(p, u, tokens);
-        EXPECT_GE(e, last);  // more tokens per microbatch never lower efficiency
-        EXPECT_LE(e, 1.0);
-        EXPECT_GT(e, 0.0);
-        last = e;
-      }
+    EXPECT_LE(p.compute_efficiency, 1.0);
+    for (double tokens = 1; tokens < 1e9; tokens *= 1.7) {
+      const double fill = model::simd_fill(p, tokens);
+      EXPECT_GT(fill, 0.0);
+      EXPECT_LT(fill, 1.0);
     }
-    // Bandwidths within the published figures.
-    EXPECT_LE(p.io_port_bandwidth_Bps, 12.5e9);         // 100 Gb/s ports
-    EXPECT_LE(p.swarmx_link_bandwidth_Bps, 12.5e9);     // 100 Gb/s ports
+    // Fill rises with the tokens and tends to 1.
+    const double unit = static_cast<double>(p.fabric_rows * p.simd_width);
+    EXPECT_LT(model::simd_fill(p, 2 * unit), model::simd_fill(p, 64 * unit));
+    EXPECT_GT(model::simd_fill(p, 1000 * unit), 0.99);
+    EXPECT_LE(p.swarmx_link_bandwidth_Bps, p.io_port_bandwidth_Bps);
     EXPECT_LE(p.memoryx_bandwidth_Bps, 2 * p.io_bandwidth_Bps());
   }
 }
 
-TEST(Efficiency, TileUtilization) {
-  // 920 x 920 on a 920-wide grid: one element per core; half utilization at 1 element.
-  EXPECT_DOUBLE_EQ(model::tile_utilization(920, 920, 920, 1), 0.5);
-  EXPECT_DOUBLE_EQ(model::tile_utilization(1840, 920, 920, 2), 0.5);
-  EXPECT_DOUBLE_EQ(model::tile_utilization(920, 920, 920, 0), 1.0);
-  // A layer's value is the FLOP-weighted harmonic mean of its matmuls'.
-  model::Layer L;
-  L.matmuls = {{920, 920, 1e9}, {2760, 920, 1e9}};  // 1 and 3 elements per core: 0.5, 0.75
-  EXPECT_DOUBLE_EQ(model::layer_tile_utilization(L, 920, 1), 2e9 / (1e9 / 0.5 + 1e9 / 0.75));
-  EXPECT_DOUBLE_EQ(model::layer_tile_utilization(model::Layer{}, 920, 1), 1.0);
+// simd_fill = x / (x + c) with x = tokens / (rows x width); hand values.
+TEST(ComputeModel, SimdFillAndKernelTime) {
+  auto p = cs2();  // 996 rows x 4 lanes
+  p.dispatch_overhead_cycles = 2;
+  EXPECT_DOUBLE_EQ(model::simd_fill(p, 996 * 4 * 3.0), 3.0 / 5.0);
+  EXPECT_DOUBLE_EQ(model::simd_fill(p, 996 * 4 * 2.5), 2.5 / 4.5);
+  EXPECT_DOUBLE_EQ(model::simd_fill(p, 0), 0.0);
+  // CS-3's 8-wide lanes need twice the tokens for the same fill.
+  auto p3 = platform::load_platform("cs3", CSXSIM_SOURCE_DIR);
+  p3.dispatch_overhead_cycles = 2;
+  EXPECT_DOUBLE_EQ(model::simd_fill(p3, 1172 * 8 * 3.0), 3.0 / 5.0);
+  // t = F / (peak x efficiency x fill) + kernel overhead.
+  p.compute_efficiency = 0.4;
+  p.kernel_overhead_s = 1e-6;
+  EXPECT_DOUBLE_EQ(model::kernel_time_s(p, 996 * 4 * 3.0, 7.5e12),
+                   7.5e12 / (p.peak_flops * 0.4 * 0.6) + 1e-6);
+  EXPECT_DOUBLE_EQ(model::kernel_time_s(p, 100, 0), 1e-6);
+  // Backward: 2 x forward, plus the recomputed forward passes for a trained block only.
+  model::Layer block;
+  block.kind = model::LayerKind::kBlock;
+  block.forward_flops = 10;
+  EXPECT_DOUBLE_EQ(model::pass_flops(block, 3, false, 1), 30);
+  EXPECT_DOUBLE_EQ(model::pass_flops(block, 3, true, 0.5), 75);
+  model::Layer head = block;
+  head.kind = model::LayerKind::kHead;
+  EXPECT_DOUBLE_EQ(model::pass_flops(head, 3, true, 0.5), 60);
 }
 
-// Memory is linear in the microbatch, and the largest fitting MBS is the last that fits.
-TEST(Memory, LinearAndMaxFitting) {
+// The least recompute that fits, by hand for LLaMA 7B at MSL 2048 on CS-2 (36 GB usable):
+// kept activations per block = Korthikanti's 34 s h without the 5 a s^2 scores; a boundary is
+// 2 s h bytes; 32 blocks checkpointed every 5 (ceil(32/5) = 7 + 5 + 2 = 14 boundaries, the
+// fewest: k = 6 also gives 6 + 6 + 2 = 14, the first found is kept).
+TEST(Memory, LeastRecomputeThatFits) {
   const auto p = cs2();
   const auto c = costs_of("llama_7b_msl2048");
+  const double s = 2048, h = 4096, f = 11008, boundary = 2 * s * h;
   const auto m1 = model::on_chip_memory(c, p, 1, model::Pass::kTrain);
-  const auto m2 = model::on_chip_memory(c, p, 2, model::Pass::kTrain);
-  EXPECT_NEAR(m2.activations_bytes, 2 * m1.activations_bytes, 1);
   EXPECT_DOUBLE_EQ(m1.total_bytes, m1.activations_bytes + m1.weight_buffers_bytes +
                                        m1.gradients_bytes + m1.workspace_bytes);
-  // Checkpoint every 3 of 32 layers: ceil(32/3) + 3 + 2 = 16 boundaries of s*h*2 bytes.
-  EXPECT_DOUBLE_EQ(m1.activations_bytes, 16 * 2048.0 * 4096 * 2);
+  const double fixed = m1.weight_buffers_bytes + m1.gradients_bytes + m1.workspace_bytes;
+  // Per block kept: attention 5sh + 2sh + 4sh + MLP 3sh + 8sf (SwiGLU) + norms 4sh.
+  const double per_block = 5 * s * h + 2 * s * h + 4 * s * h + 3 * s * h + 8 * s * f + 4 * s * h;
+  // One sample keeps everything: 32 blocks + embedding (2sh) + head (2sh) = ~10.6 GB.
+  EXPECT_EQ(m1.recompute_passes, 0);
+  EXPECT_NEAR(m1.activations_bytes, 32 * per_block + 2 * s * h * 2, 1);
+  EXPECT_EQ(model::max_micro_batch_size_without_recompute(c, p),
+            static_cast<std::int64_t>((36e9 - fixed) / (32 * per_block + 4 * s * h)));
+  // MBS 99 (the ALCF run): checkpoints every 5 or 6 blocks need 99 x 14 boundaries = 23.3 GB;
+  // the rest of the SRAM keeps a small share f of the activations, so 1 - f passes are redone.
+  const auto m99 = model::on_chip_memory(c, p, 99, model::Pass::kTrain);
+  EXPECT_TRUE(m99.fits);
+  const double K = 32 * per_block + 4 * s * h, C = 14 * boundary;
+  const double kept = ((36e9 - fixed) / 99 - C) / (K - C);
+  EXPECT_NEAR(m99.recompute_passes, 1 - kept, 1e-9);
+  EXPECT_NEAR(m99.total_bytes, 36e9, 1e3);  // it fills the SRAM exactly
+  // MBS 4 does not keep everything (4 x 10.6 GB + fixed > 36 GB) but keeps most.
+  const auto m4 = model::on_chip_memory(c, p, 4, model::Pass::kTrain);
+  EXPECT_NEAR(m4.recompute_passes, 1 - ((36e9 - fixed) / 4 - C) / (K - C), 1e-9);
+  EXPECT_GT(m4.recompute_passes, 0);
+  EXPECT_LT(m4.recompute_passes, 0.5);
+  // Beyond the segment plan, nested recompute: k = 16 needs ceil(32/16) + 3 = 5 boundaries.
   const auto max = model::max_fitting_micro_batch_size(c, p, model::Pass::kTrain);
-  EXPECT_GE(max, 99);  // the ALCF run keeps MBS 99 on one CS-2
+  EXPECT_EQ(max, static_cast<std::int64_t>((36e9 - fixed) / (4 * boundary)));
   EXPECT_TRUE(model::on_chip_memory(c, p, max, model::Pass::kTrain).fits);
+  EXPECT_GT(model::on_chip_memory(c, p, max, model::Pass::kTrain).recompute_passes, 1);
   const auto over = model::on_chip_memory(c, p, max + 1, model::Pass::kTrain);
   EXPECT_FALSE(over.fits);
   EXPECT_NE(over.reason.find("GB"), std::string::npos);
-  // Eval keeps less than training.
-  EXPECT_LT(model::on_chip_memory(c, p, 8, model::Pass::kEval).total_bytes,
-            model::on_chip_memory(c, p, 8, model::Pass::kTrain).total_bytes);
+  // Eval keeps two boundaries per sample.
+  EXPECT_NEAR(model::on_chip_memory(c, p, 8, model::Pass::kEval).activations_bytes,
+              8 * 2 * boundary, 1);
+  // store_all never recomputes.
+  auto all = p;
+  all.store_all_activations = true;
+  EXPECT_FALSE(model::on_chip_memory(c, all, 99, model::Pass::kTrain).fits);
 }
 
 TEST(Memory, MemoryXCapacity) {

@@ -28,7 +28,7 @@ void add_job_options(po::options_description& desc) {
       ("sim-steps", po::value<std::string>(), "steps to simulate (2 to 100, default 2)")
       ("seq-len", po::value<std::string>(), "sequence length override (tokens)")
       ("platform-override", po::value<std::vector<std::string>>()->composing(),
-       "KEY=VALUE, e.g. calibration.kernel_overhead_s=0.002 (repeatable)");
+       "KEY=VALUE, e.g. calibration.step_overhead_s=0.1 (repeatable)");
   // clang-format on
 }
 

@@ -3,11 +3,30 @@
 
 #include <fmt/format.h>
 
+#include "model/compute_model.hpp"
+
 namespace csx::cli {
 namespace {
 
 std::string gb(double bytes) {
   return fmt::format("{:.2f}", bytes / 1e9);
+}
+
+// What a candidate gains and loses against the chosen one: time, recompute, SIMD fill, and
+// microbatches (each re-streams the weights).
+std::string versus(const search::CandidateResult& row, const search::CandidateResult& chosen,
+                   const Job& job) {
+  if (row.chosen) return "";
+  const double seq = static_cast<double>(job.scenario.model.seq_len);
+  const double fill =
+      model::simd_fill(job.platform, static_cast<double>(row.micro_batch_size) * seq);
+  const double fill0 =
+      model::simd_fill(job.platform, static_cast<double>(chosen.micro_batch_size) * seq);
+  const auto dk = row.num_microbatches - chosen.num_microbatches;
+  return fmt::format("{:+.1f}%: recompute {:+.2f}, fill {:+.1f}%, {:+d} microbatch{}",
+                     100 * (row.sim.step_time_s / chosen.sim.step_time_s - 1),
+                     row.memory.recompute_passes - chosen.memory.recompute_passes,
+                     100 * (fill / fill0 - 1), dk, dk == 1 || dk == -1 ? "" : "es");
 }
 
 }  // namespace
@@ -32,9 +51,10 @@ void print_pass(std::FILE* out, const Job& job, const PassResult& r) {
              c.mode, c.batch_size, c.num_csx, c.per_system_batch_size,
              c.requested_micro_batch_size);
   if (!o.resolution.notice.empty()) fmt::print(out, "notice: {}\n", o.resolution.notice);
-  fmt::print(out, "{:>8} {:>6} {:>5} {:>12} {:>11} {:>12} {:>7} {:>17} {:>10}\n", "MBS", "k",
-             "fits", "step_time_s", "samples/s", "tokens/s", "MFU", "bound",
-             fmt::format("mem_GB/{}", gb(job.platform.usable_sram_bytes())));
+  fmt::print(out, "{:>8} {:>6} {:>5} {:>12} {:>11} {:>12} {:>7} {:>17} {:>10} {:>7}  {}\n", "MBS",
+             "k", "fits", "step_time_s", "samples/s", "tokens/s", "MFU", "bound",
+             fmt::format("mem_GB/{}", gb(job.platform.usable_sram_bytes())), "recomp",
+             o.chosen ? "vs chosen" : "");
   for (const auto& row : o.rows) {
     if (!row.simulated) {
       fmt::print(out, "{:>8} {:>6} {:>5} {:>12} {:>11} {:>12} {:>7} {:>17} {:>10}\n",
@@ -42,10 +62,13 @@ void print_pass(std::FILE* out, const Job& job, const PassResult& r) {
                  "does not fit", gb(row.memory.total_bytes));
       continue;
     }
-    fmt::print(out, "{:>8} {:>6} {:>5} {:>12.4f} {:>11.2f} {:>12.0f} {:>6.1f}% {:>17} {:>10}{}\n",
-               row.micro_batch_size, row.num_microbatches, "yes", row.sim.step_time_s,
-               row.samples_per_s, row.tokens_per_s, 100 * row.mfu, row.sim.bound,
-               gb(row.memory.total_bytes), row.chosen ? "  <- chosen" : "");
+    fmt::print(
+        out,
+        "{:>8} {:>6} {:>5} {:>12.4f} {:>11.2f} {:>12.0f} {:>6.1f}% {:>17} {:>10} {:>7.2f}  {}\n",
+        row.micro_batch_size, row.num_microbatches, "yes", row.sim.step_time_s, row.samples_per_s,
+        row.tokens_per_s, 100 * row.mfu, row.sim.bound, gb(row.memory.total_bytes),
+        row.memory.recompute_passes,
+        row.chosen ? "<- chosen" : versus(row, o.rows[*o.chosen], job));
   }
   if (!o.chosen) {
     fmt::print(out, "nothing fits: {}\n", o.rows.empty() ? "" : o.rows.back().reason);

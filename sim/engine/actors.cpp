@@ -1,4 +1,4 @@
-// Actors of the weight-streaming execution model (DESIGN.md section 3).
+// Actors of the weight-streaming execution model (README, "Execution model").
 #include "engine/actors.hpp"
 
 #include <fmt/format.h>

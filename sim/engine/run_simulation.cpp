@@ -16,7 +16,7 @@ namespace s4u = simgrid::s4u;
 namespace {
 
 // CM02 with factors of 1, no cross-traffic and a huge TCP window: a link moves exactly its
-// bandwidth (LV08, the default, scales latency by 13.01 and bandwidth by 0.97; DESIGN.md 6).
+// bandwidth (LV08, the default, scales latency by 13.01 and bandwidth by 0.97; README, "Execution model").
 const std::vector<std::string> kEngineArgs{
     "csxsim",
     "--log=root.thresh:critical",

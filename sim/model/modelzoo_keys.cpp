@@ -1,7 +1,7 @@
 // Keys the Cerebras Model Zoo defines for each family's model block and for dataloader blocks.
-// Generated from the Model Zoo config classes (R2.3.0 dataclasses, R2.10.0 pydantic) plus every
-// shipped config under /work/shared/modelzoo-corpus and /work/shared/modelzoo. Only key names
-// (facts) and file paths are recorded here, no Model Zoo code.
+// From the Cerebras Model Zoo's config classes (Release 2.3.0 dataclasses, Release 2.10.0 pydantic
+// models; each entry names its files) plus every key of the configs those releases ship. Only
+// key names (facts) and file paths are recorded here, no Model Zoo code.
 #include "model/modelzoo_keys.hpp"
 
 namespace csx::model {

@@ -1,4 +1,4 @@
-// Microbatching rules: the worked examples of the Cerebras guide (DESIGN.md section 2),
+// Microbatching rules: the worked examples of the Cerebras guide (README, "Microbatching rules"),
 // S(P) against brute force, resolution properties, rule checks.
 #include <gtest/gtest.h>
 

@@ -5,11 +5,11 @@
 
 #include "cli/commands.hpp"
 #include "cli/options.hpp"
-#include "io/scenario.hpp"
+#include "input/scenario.hpp"
 #include "model/layer_costs.hpp"
 #include "model/memory_model.hpp"
-#include "model/model_loader.hpp"
-#include "platform/platform_spec.hpp"
+#include "input/model_loader.hpp"
+#include "input/platform_loader.hpp"
 
 namespace csx::cli {
 namespace {

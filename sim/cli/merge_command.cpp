@@ -6,7 +6,7 @@
 #include "cli/commands.hpp"
 #include "cli/options.hpp"
 #include "cli/sweep_table.hpp"
-#include "io/atomic_file.hpp"
+#include "report/atomic_file.hpp"
 
 namespace csx::cli {
 

@@ -7,7 +7,7 @@
 #include <string>
 
 #include "cli/commands.hpp"
-#include "io/scenario.hpp"
+#include "input/scenario.hpp"
 
 namespace csx::cli {
 

@@ -9,9 +9,9 @@
 #include "cli/run_report.hpp"
 #include "common/errors.hpp"
 #include "engine/simulation.hpp"
-#include "io/atomic_file.hpp"
-#include "io/results_csv.hpp"
-#include "io/trace_json.hpp"
+#include "report/atomic_file.hpp"
+#include "report/results_csv.hpp"
+#include "report/trace_json.hpp"
 
 namespace csx::cli {
 
@@ -79,34 +79,15 @@ bool same_path(const std::string& a, const std::string& b) {
   return a == b || (!ec1 && !ec2 && ca == cb);
 }
 
-// Simulates the chosen candidate once more, recording its timeline.
+// The chosen candidate's timeline, recorded by the simulation that produced its row.
 void write_trace(const std::string& path, const Job& job, const PassResult& r) {
   const auto& chosen = r.outcome.rows[*r.outcome.chosen];
-  engine::SimulationInput in;
-  in.costs = job.costs;
-  in.platform = job.platform;
-  in.plan = batching::make_plan(batching::split_batch(r.context.batch_size, job.num_csx),
-                                chosen.micro_batch_size);
-  in.pass = r.context.mode == "train" ? model::Pass::kTrain : model::Pass::kEval;
-  in.seq_len = job.scenario.model.seq_len;
-  in.simulated_steps = job.scenario.simulated_steps;
-  in.recompute_passes = chosen.memory.recompute_passes;
-  in.record_trace = true;
-  // One track per CS-X for small clusters; beyond 16 systems only the fullest one is shown.
-  in.representative = job.num_csx > 16;
-  auto sim = engine::simulate(in);
-  // The training step's fixed cost is added to the simulated step (README, "Compute model"):
-  // one event after each step, on a track of its own.
-  if (in.pass == model::Pass::kTrain && job.platform.step_overhead_s > 0)
-    for (std::size_t s = 0; s < sim.step_end_s.size(); ++s)
-      sim.trace.push_back({"step overhead", fmt::format("step {} fixed cost (added)", s),
-                           "overhead", sim.step_end_s[s],
-                           sim.step_end_s[s] + job.platform.step_overhead_s});
   io::write_file_atomically(
-      path,
-      io::chrome_trace_json(
-          sim.trace, fmt::format("{} on {} x {}, {} MBS {}", r.context.model, job.num_csx,
-                                 job.platform.name, r.context.mode, chosen.micro_batch_size)));
+      path, io::chrome_trace_json(chosen.sim.trace,
+                                  fmt::format("{} on {} x {}, {} MBS {}", r.context.model,
+                                              job.num_csx, job.platform.name,
+                                              model::to_string(r.context.pass),
+                                              chosen.micro_batch_size)));
 }
 
 int run_command(const Args& args) {
@@ -143,6 +124,7 @@ int run_command(const Args& args) {
   print_warnings(scenario);
   Job job = make_job(scenario, overrides, data_dir());
   job.simulation_processes = static_cast<int>(read_jobs(*vm, "simulations").value_or(0));
+  job.record_trace = want_trace;
   // Now that the model and platform files are known, none of them may be overwritten either.
   const std::vector<std::string> inputs{scenario_file, job.platform.source, scenario.model.source};
   if (want_csv) io::check_output_path(csv, "--csv", inputs);
@@ -166,7 +148,7 @@ int run_command(const Args& args) {
       throw InfeasibleError(fmt::format(
           "{}: no micro_batch_size fits in on-chip memory for {} (batch_size {}, num_csx {}, "
           "micro_batch_size {}): {}",
-          scenario_file, r.context.mode, r.context.batch_size, r.context.num_csx,
+          scenario_file, model::to_string(r.context.pass), r.context.batch_size, r.context.num_csx,
           r.context.requested_micro_batch_size,
           r.outcome.rows.empty() ? "" : r.outcome.rows.back().reason));
   return 0;

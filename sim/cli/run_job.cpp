@@ -1,4 +1,5 @@
 // Scenario + overrides -> job -> searched candidates.
+#include "input/platform_loader.hpp"
 #include "cli/run_job.hpp"
 
 #include <fmt/format.h>
@@ -59,26 +60,26 @@ Job make_job(const io::Scenario& s, const Overrides& o, const std::string& data_
     return f ? *f : batching::MbsSetting{batching::MbsAuto{}};
   };
   if (mode != io::Mode::kEval)
-    job.passes.push_back({model::Pass::kTrain, batch_for(true), setting_for(true)});
+    job.passes.push_back({model::Pass::kTrain, batch_for(true), setting_for(true), {}, {}});
   if (mode != io::Mode::kTrain) {
     // train_and_eval with one --batch-size: eval keeps the file's eval batch if it has one.
     std::int64_t eval_batch = batch_for(false);
     if (mode == io::Mode::kTrainAndEval && o.batch_size && s.eval_batch_size)
       eval_batch = *s.eval_batch_size;
-    job.passes.push_back({model::Pass::kEval, eval_batch, setting_for(false)});
+    job.passes.push_back({model::Pass::kEval, eval_batch, setting_for(false), {}, {}});
   }
-  // Check the rules now, so bad input fails before any simulation; name where the setting
-  // came from.
-  for (const auto& p : job.passes) {
+  // Resolve the rules now, once, so bad input fails before any simulation; name where the
+  // setting came from.
+  for (auto& p : job.passes) {
     const bool train = p.pass == model::Pass::kTrain;
     const std::string& where = o.micro_batch_size ? std::string("--micro-batch-size")
                                                   : (train ? s.train_micro_batch_size_where
                                                            : s.eval_micro_batch_size_where);
-    const auto split = batching::split_batch(p.batch_size, job.num_csx);
+    p.split = batching::split_batch(p.batch_size, job.num_csx);
     try {
-      (void)batching::resolve(p.setting, split,
-                              {s.model.label, s.model.transformer(), s.model.batch_norm()},
-                              job.scenario.compile_only);
+      p.resolution = batching::resolve(p.setting, p.split,
+                                       {s.model.label, s.model.transformer(), s.model.batch_norm()},
+                                       job.scenario.compile_only);
     } catch (const RuleError& e) {
       const char* pass = train ? "training" : "eval";
       if (where.empty()) throw RuleError(fmt::format("{} pass: {}", pass, e.what()));
@@ -92,16 +93,16 @@ std::vector<PassResult> run_job(const Job& job) {
   std::vector<PassResult> results;
   for (const auto& p : job.passes) {
     search::SearchRequest req;
-    req.setting = p.setting;
-    req.split = batching::split_batch(p.batch_size, job.num_csx);
+    req.resolution = p.resolution;
+    req.split = p.split;
     req.traits = {job.scenario.model.label, job.scenario.model.transformer(),
                   job.scenario.model.batch_norm()};
     req.costs = job.costs;
     req.platform = job.platform;
     req.pass = p.pass;
     req.seq_len = job.scenario.model.seq_len;
-    req.compile_only = job.scenario.compile_only;
     req.simulated_steps = job.scenario.simulated_steps;
+    req.record_trace = job.record_trace;
     req.auto_min_speedup = job.scenario.auto_min_speedup;
     PassResult r;
     r.outcome = search::run_search(req, [&job](const std::vector<engine::SimulationInput>& in) {
@@ -109,12 +110,13 @@ std::vector<PassResult> run_job(const Job& job) {
     });
     r.context.model = job.scenario.model.label;
     r.context.platform = job.platform.name;
-    r.context.mode = p.pass == model::Pass::kTrain ? "train" : "eval";
+    r.context.pass = p.pass;
     r.context.num_csx = job.num_csx;
     r.context.batch_size = p.batch_size;
-    r.context.per_system_batch_size = req.split.per_system_batch_size;
+    r.context.per_system_batch_size = p.split.per_system_batch_size;
     r.context.requested_micro_batch_size = batching::to_string(p.setting);
     r.context.training_steps = job.training_steps;
+    r.notice = p.resolution.notice;
     results.push_back(std::move(r));
   }
   return results;

@@ -6,8 +6,8 @@
 #include <string>
 #include <vector>
 
-#include "io/results_csv.hpp"
-#include "io/scenario.hpp"
+#include "report/results_csv.hpp"
+#include "input/scenario.hpp"
 #include "model/layer_costs.hpp"
 #include "platform/platform_spec.hpp"
 #include "search/search.hpp"
@@ -39,14 +39,18 @@ struct Job {
     model::Pass pass;
     std::int64_t batch_size = 0;
     batching::MbsSetting setting;
+    batching::BatchSplit split;       // the batch over num_csx, split once
+    batching::Resolution resolution;  // the setting resolved once
   };
   std::vector<Pass> passes;      // train, eval, or both
   int simulation_processes = 0;  // simulations run at once; 0: one per available CPU
+  bool record_trace = false;     // record every candidate's timeline (run --trace)
 };
 
 struct PassResult {
   io::RowContext context;
   search::SearchOutcome outcome;
+  std::string notice;  // the resolution's notice (a fixed MBS moved to a supported value)
 };
 
 // Validates everything that can be checked without simulating (num_csx against the platform,

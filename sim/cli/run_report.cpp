@@ -48,9 +48,9 @@ void print_pass(std::FILE* out, const Job& job, const PassResult& r) {
   fmt::print(out,
              "\n{}: batch_size {} over num_csx {} -> per-system batch {}; "
              "micro_batch_size {}\n",
-             c.mode, c.batch_size, c.num_csx, c.per_system_batch_size,
+             model::to_string(c.pass), c.batch_size, c.num_csx, c.per_system_batch_size,
              c.requested_micro_batch_size);
-  if (!o.resolution.notice.empty()) fmt::print(out, "notice: {}\n", o.resolution.notice);
+  if (!r.notice.empty()) fmt::print(out, "notice: {}\n", r.notice);
   fmt::print(out, "{:>8} {:>6} {:>5} {:>12} {:>11} {:>12} {:>7} {:>17} {:>10} {:>7}  {}\n", "MBS",
              "k", "fits", "step_time_s", "samples/s", "tokens/s", "MFU", "bound",
              fmt::format("mem_GB/{}", gb(job.platform.usable_sram_bytes())), "recomp",
@@ -100,7 +100,7 @@ void print_pass(std::FILE* out, const Job& job, const PassResult& r) {
              gb(m.total_bytes), gb(m.capacity_bytes), gb(m.activations_bytes),
              gb(m.weight_buffers_bytes), gb(m.gradients_bytes), gb(m.workspace_bytes),
              gb(m.headroom_bytes));
-  if (c.training_steps && c.mode == "train") {
+  if (c.training_steps && c.pass == model::Pass::kTrain) {
     const double total = static_cast<double>(*c.training_steps) * best.sim.step_time_s;
     fmt::print(out, "  time to train: {} steps x {:.4f} s = {}\n", *c.training_steps,
                best.sim.step_time_s,

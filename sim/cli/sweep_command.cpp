@@ -18,9 +18,9 @@
 #include "cli/sweep_table.hpp"
 #include "common/errors.hpp"
 #include "engine/simulation.hpp"
-#include "io/atomic_file.hpp"
-#include "io/results_csv.hpp"
-#include "io/value_list.hpp"
+#include "report/atomic_file.hpp"
+#include "report/results_csv.hpp"
+#include "input/value_list.hpp"
 
 namespace csx::cli {
 

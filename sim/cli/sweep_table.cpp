@@ -7,8 +7,8 @@
 
 #include "batching/mbs_setting.hpp"
 #include "common/errors.hpp"
-#include "io/results_csv.hpp"
-#include "io/value_list.hpp"
+#include "report/results_csv.hpp"
+#include "input/value_list.hpp"
 
 namespace csx::cli {
 

@@ -9,16 +9,17 @@
 #include <cmath>
 #include <filesystem>
 
+#include "input/platform_loader.hpp"
 #include "cli/commands.hpp"
 #include "cli/options.hpp"
 #include "cli/run_job.hpp"
 #include "common/did_you_mean.hpp"
 #include "common/errors.hpp"
-#include "io/atomic_file.hpp"
-#include "io/results_csv.hpp"
-#include "io/yaml_block.hpp"
+#include "report/atomic_file.hpp"
+#include "report/results_csv.hpp"
+#include "input/yaml_block.hpp"
 #include "model/memory_model.hpp"
-#include "model/model_loader.hpp"
+#include "input/model_loader.hpp"
 
 namespace csx::cli {
 namespace {

@@ -6,9 +6,14 @@
 #include <vector>
 
 #include "engine/simulation.hpp"
-#include "engine/step_schedule.hpp"
+#include "plan/step_schedule.hpp"
+#include "plan/swarmx_tree.hpp"
 
 namespace csx::engine {
+
+using plan::StepSchedule;
+using plan::SwarmxTree;
+using plan::WeightTransfer;
 
 // State shared by the actors of one simulation (one process, one SimGrid engine).
 struct Context {

@@ -15,10 +15,15 @@
 #include <simgrid/s4u.hpp>
 #include <vector>
 
-#include "engine/step_schedule.hpp"
+#include "plan/step_schedule.hpp"
+#include "plan/swarmx_tree.hpp"
 #include "platform/platform_spec.hpp"
 
 namespace csx::engine {
+
+using plan::StepSchedule;
+using plan::SwarmxTree;
+using plan::WeightTransfer;
 
 struct Cluster {
   simgrid::s4u::Host* memoryx = nullptr;

@@ -119,10 +119,6 @@ std::optional<SimulationResult> extend_result(SimulationInput& input, Simulation
       r.microbatch_start_s.front() -= boundary_wait;
     }
   }
-  const auto busy = link_busy_times(input);
-  r.weight_stream_time_s = busy.weights_s;
-  r.grad_reduce_time_s = busy.gradients_s;
-  r.bound = bound_of(r);
   return r;
 }
 

@@ -9,10 +9,13 @@
 #include "engine/cluster_builder.hpp"
 #include "engine/engine_session.hpp"
 #include "engine/simulation.hpp"
-#include "engine/step_schedule.hpp"
+#include "plan/step_schedule.hpp"
+#include "plan/swarmx_tree.hpp"
 
 namespace csx::engine {
 namespace s4u = simgrid::s4u;
+using plan::build_swarmx_chain;
+using plan::build_swarmx_tree;
 namespace {
 
 // CM02 with factors of 1, no cross-traffic and a huge TCP window: a link moves exactly its
@@ -31,38 +34,7 @@ const std::vector<std::string> kEngineArgs{
     "--cfg=contexts/stack-size:64",
 };
 
-constexpr std::int64_t kTracedSystems = 16;
-
 }  // namespace
-
-std::string bound_of(const SimulationResult& r) {
-  const std::pair<double, const char*> parts[] = {{r.compute_time_s, "compute"},
-                                                  {r.weight_stream_time_s, "weight streaming"},
-                                                  {r.grad_reduce_time_s, "gradient reduce"},
-                                                  {r.optimizer_time_s, "optimizer"}};
-  const auto* best = &parts[0];
-  for (const auto& p : parts)
-    if (p.first > best->first) best = &p;
-  return best->second;
-}
-
-LinkBusy link_busy_times(const SimulationInput& input) {
-  // Streaming and reduction keep the slowest link of the MemoryX-to-wafer path busy for
-  // bytes / bandwidth; both directions have the same links (split duplex).
-  const auto& p = input.platform;
-  double slowest = std::min({p.memoryx_bandwidth_Bps, p.io_bandwidth_Bps(), p.fabric_bandwidth_Bps,
-                             p.sram_bandwidth_Bps});
-  if (build_swarmx_tree(input.plan.split.num_csx, p.swarmx_fanout).depth > 1)
-    slowest = std::min(slowest, static_cast<double>(p.io_ports) * p.swarmx_link_bandwidth_Bps);
-  const StepSchedule schedule(input);
-  double per_pass = 0;  // bytes of one pass over every layer
-  for (std::int64_t layer = 0; layer < schedule.num_layers(); ++layer)
-    per_pass += static_cast<double>(schedule.chunks(layer) * schedule.chunk_bytes(layer));
-  const double k = static_cast<double>(schedule.num_microbatches());
-  const double grad_passes = static_cast<double>(schedule.grad_transfers_per_step()) /
-                             static_cast<double>(std::max<std::int64_t>(1, schedule.num_layers()));
-  return {per_pass * k * (schedule.train() ? 2 : 1) / slowest, per_pass * grad_passes / slowest};
-}
 
 namespace {
 
@@ -74,7 +46,7 @@ SimulationResult run_on(s4u::Engine& engine, const Cluster& cluster, const Swarm
   Context ctx(schedule, tree);
   ctx.origin = s4u::Engine::get_clock();
   ctx.traced_systems =
-      std::min(kTracedSystems, static_cast<std::int64_t>(tree.system_parent.size()));
+      std::min(plan::kTracedSystems, static_cast<std::int64_t>(tree.system_parent.size()));
   ctx.result.step_end_s.assign(static_cast<std::size_t>(input.simulated_steps), 0.0);
 
   s4u::Actor::create("memoryx-streamer", cluster.memoryx, [&] { memoryx_streamer(ctx); });
@@ -120,10 +92,6 @@ SimulationResult run_on(s4u::Engine& engine, const Cluster& cluster, const Swarm
   r.step_time_s = r.step_end_s[last] - (last > 0 ? r.step_end_s[last - 1] : 0.0);
   r.end_time_s = r.step_end_s[last];
   r.activities = ctx.activities;
-  const auto busy = link_busy_times(input);
-  r.weight_stream_time_s = busy.weights_s;
-  r.grad_reduce_time_s = busy.gradients_s;
-  r.bound = bound_of(r);
   return r;
 }
 

@@ -20,6 +20,7 @@
 #include "engine/engine_session.hpp"
 #include "engine/exact_reductions.hpp"
 #include "engine/simulation.hpp"
+#include "plan/step_bound.hpp"
 
 namespace csx::engine {
 namespace {
@@ -31,13 +32,10 @@ constexpr std::size_t kShares = 2;
 nlohmann::json to_json(const SimulationResult& r) {
   nlohmann::json j{{"step_time_s", r.step_time_s},
                    {"compute_time_s", r.compute_time_s},
-                   {"weight_stream_time_s", r.weight_stream_time_s},
                    {"exposed_stream_time_s", r.exposed_stream_time_s},
-                   {"grad_reduce_time_s", r.grad_reduce_time_s},
                    {"optimizer_time_s", r.optimizer_time_s},
                    {"end_time_s", r.end_time_s},
                    {"step_end_s", r.step_end_s},
-                   {"bound", r.bound},
                    {"activities", r.activities},
                    {"first_weights_wait_s", r.first_weights_wait_s},
                    {"microbatch_start_s", r.microbatch_start_s},
@@ -53,13 +51,10 @@ SimulationResult from_json(const nlohmann::json& j) {
   SimulationResult r;
   r.step_time_s = j.at("step_time_s");
   r.compute_time_s = j.at("compute_time_s");
-  r.weight_stream_time_s = j.at("weight_stream_time_s");
   r.exposed_stream_time_s = j.at("exposed_stream_time_s");
-  r.grad_reduce_time_s = j.at("grad_reduce_time_s");
   r.optimizer_time_s = j.at("optimizer_time_s");
   r.end_time_s = j.at("end_time_s");
   r.step_end_s = j.at("step_end_s").get<std::vector<double>>();
-  r.bound = j.at("bound");
   r.activities = j.at("activities");
   r.first_weights_wait_s = j.at("first_weights_wait_s");
   r.microbatch_start_s = j.at("microbatch_start_s").get<std::vector<double>>();
@@ -303,6 +298,7 @@ std::vector<SimulationResult> simulate_all(const std::vector<SimulationInput>& i
     }
     pending = std::move(again);
   }
+  for (std::size_t i = 0; i < results.size(); ++i) plan::summarize(inputs[i], results[i]);
   return results;
 }
 

@@ -3,76 +3,15 @@
 // SimGrid's clock and platform are process-wide (README, "Execution model").
 #pragma once
 
-#include <cstdint>
-#include <string>
-#include <utility>
 #include <vector>
 
-#include "batching/step_plan.hpp"
-#include "model/layer_costs.hpp"
-#include "model/memory_model.hpp"
-#include "platform/platform_spec.hpp"
+#include "plan/simulation_plan.hpp"
 
 namespace csx::engine {
 
-struct SimulationInput {
-  model::ModelCosts costs;
-  platform::PlatformSpec platform;
-  batching::StepPlan plan;
-  model::Pass pass = model::Pass::kTrain;
-  std::int64_t seq_len = 0;          // tokens per sample
-  std::int64_t simulated_steps = 2;  // >= 2; the last one is reported
-  double recompute_passes = 0;       // forward passes of each trained block redone in backward
-  bool record_trace = false;
-  // Simulate one system per SwarmX level (the fullest) instead of all N: exact, because every
-  // system sees identical links and the others hold the same or fewer samples (tested against
-  // the full simulation). Off: all N systems and the whole tree.
-  bool representative = true;
-  // Collapse runs of identical microbatches (representative runs only): simulate at most 4 of
-  // each size, check that the last three last the same (the period), and add the period for
-  // the rest. Exact for the periodic steady state (tested against the full run); falls back to
-  // the full run when the period does not settle.
-  bool collapse_microbatches = true;
-  // Training, representative runs only: simulate one step and repeat it, when system 0 waited
-  // for its first layer's weights after its first microbatch's overhead (then every step
-  // starts from the same idle state; tested against the full run). Otherwise all steps are
-  // simulated.
-  bool reduce_steps = true;
-  // Internal: microbatch sizes of system 0 as (size, count), replacing the plan's. Set by the
-  // collapse; empty means the plan's balanced sizes.
-  std::vector<std::pair<std::int64_t, std::int64_t>> microbatch_groups;
-};
-
-// One interval on a timeline track (Chrome trace-event "complete" event).
-struct TraceEvent {
-  std::string track;  // "csx-0", "memoryx", "swarmx", "steps"
-  std::string name;   // "fwd block.3 mb 0", "stream embedding", "optimizer head", ...
-  std::string category;
-  double start_s = 0;
-  double end_s = 0;
-};
-
-struct SimulationResult {
-  double step_time_s = 0;            // steady state: duration of the last simulated step
-  double compute_time_s = 0;         // kernel time of the fullest system in that step
-  double weight_stream_time_s = 0;   // busy time of the slowest link carrying weights, that step
-  double exposed_stream_time_s = 0;  // the fullest system idle, waiting for weights (this
-                                     // includes the wait for the update at the step boundary)
-  double grad_reduce_time_s = 0;     // busy time of the slowest link carrying gradients
-  double optimizer_time_s = 0;       // optimizer work of one step at the MemoryX rate
-  double step_overhead_s = 0;        // the step's fixed cost, added after the simulation
-  double end_time_s = 0;             // simulated time at the end of the last step
-  std::vector<double> step_end_s;    // simulated time at the end of each step
-  std::string bound;                 // compute | weight streaming | gradient reduce | optimizer
-  std::uint64_t activities = 0;      // executions and communications issued
-  // System 0 in the last step, per microbatch: start and end time (the end includes waiting for
-  // the gradient buffer), seconds waiting for weights, kernel seconds.
-  std::vector<double> microbatch_start_s, microbatch_end_s, microbatch_wait_s, microbatch_compute_s;
-  // System 0 in the last step: seconds it waited for the first layer's weights once its first
-  // microbatch's overhead was done.
-  double first_weights_wait_s = 0;
-  std::vector<TraceEvent> trace;  // when record_trace
-};
+using plan::SimulationInput;
+using plan::SimulationResult;
+using plan::TraceEvent;
 
 // Simulates input.simulated_steps (>= 2) steps of each plan, the last one reported. Plans run
 // in forked processes: per cluster shape, a process builds the engine and forks two children,
@@ -89,15 +28,5 @@ struct SimulationResult {
 
 // CPUs this process may run on (at least 1).
 [[nodiscard]] int available_cpus();
-
-// Busy seconds of the slowest link for one step's weights and gradients (bytes / bandwidth).
-struct LinkBusy {
-  double weights_s = 0;
-  double gradients_s = 0;
-};
-[[nodiscard]] LinkBusy link_busy_times(const SimulationInput& input);
-
-// The largest of compute, weight streaming, gradient reduce and optimizer busy times.
-[[nodiscard]] std::string bound_of(const SimulationResult& r);
 
 }  // namespace csx::engine

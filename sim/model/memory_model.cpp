@@ -108,6 +108,8 @@ std::int64_t samples_in(double room, double per_sample) {
 
 }  // namespace
 
+const char* to_string(Pass pass) { return pass == Pass::kTrain ? "train" : "eval"; }
+
 MemoryBreakdown on_chip_memory(const ModelCosts& c, const platform::PlatformSpec& p,
                                std::int64_t micro_batch_size, Pass pass) {
   MemoryBreakdown m;

@@ -27,6 +27,9 @@ namespace csx::model {
 
 enum class Pass { kTrain, kEval };
 
+// "train" or "eval", as the CSV and the reports write it.
+[[nodiscard]] const char* to_string(Pass pass);
+
 struct MemoryBreakdown {
   double activations_bytes = 0;     // kept for backward (train) or live between layers (eval)
   double weight_buffers_bytes = 0;  // weight_buffers x the largest layer's 16-bit weights

@@ -4,6 +4,7 @@
 #include <fmt/format.h>
 #include <algorithm>
 
+#include "batching/choice_rules.hpp"
 #include "batching/supported_sizes.hpp"
 #include "common/errors.hpp"
 
@@ -21,27 +22,34 @@ CandidateResult prepare(const SearchRequest& req, std::int64_t mbs) {
   return c;
 }
 
-engine::SimulationInput plan_input(const SearchRequest& req, std::int64_t mbs,
-                                   double recompute_passes) {
-  engine::SimulationInput in;
-  in.recompute_passes = recompute_passes;
+plan::SimulationInput plan_input(const SearchRequest& req, const CandidateResult& c) {
+  plan::SimulationInput in;
+  in.recompute_passes = c.memory.recompute_passes;
   in.costs = req.costs;
   in.platform = req.platform;
-  in.plan = batching::make_plan(req.split, mbs);
+  in.plan = batching::make_plan(req.split, c.micro_batch_size);
   in.pass = req.pass;
   in.seq_len = req.seq_len;
   in.simulated_steps = req.simulated_steps;
+  in.record_trace = req.record_trace;
+  // One track per CS-X for small clusters; beyond, only the fullest one is simulated and shown.
+  if (req.record_trace) in.representative = req.split.num_csx > plan::kTracedSystems;
   return in;
 }
 
-void record(const SearchRequest& req, CandidateResult& c, engine::SimulationResult sim) {
+void record(const SearchRequest& req, CandidateResult& c, plan::SimulationResult sim) {
   c.sim = std::move(sim);
   c.simulated = true;
   // The training step's fixed cost (README, "Compute model") is a barrier nothing overlaps:
-  // it adds to the simulated step.
+  // it adds to the simulated step, and shows in a trace as an event after each step.
   if (req.pass == model::Pass::kTrain) {
     c.sim.step_overhead_s = req.platform.step_overhead_s;
     c.sim.step_time_s += c.sim.step_overhead_s;
+    if (req.record_trace && c.sim.step_overhead_s > 0)
+      for (std::size_t s = 0; s < c.sim.step_end_s.size(); ++s)
+        c.sim.trace.push_back({"step overhead", fmt::format("step {} fixed cost (added)", s),
+                               "overhead", c.sim.step_end_s[s],
+                               c.sim.step_end_s[s] + c.sim.step_overhead_s});
   }
   const double B = static_cast<double>(req.split.batch_size);
   c.samples_per_s = B / c.sim.step_time_s;
@@ -50,92 +58,53 @@ void record(const SearchRequest& req, CandidateResult& c, engine::SimulationResu
           (c.sim.step_time_s * static_cast<double>(req.split.num_csx) * req.platform.peak_flops);
 }
 
-// Fastest fitting row; ties go to the larger MBS (fewer microbatches).
-std::optional<std::size_t> fastest(const std::vector<CandidateResult>& rows) {
-  std::optional<std::size_t> best;
-  for (std::size_t i = 0; i < rows.size(); ++i)
-    if (rows[i].simulated && (!best || rows[i].sim.step_time_s < rows[*best].sim.step_time_s))
-      best = i;
-  return best;
-}
-
 }  // namespace
 
 double model_flops_per_step(const model::ModelCosts& costs, model::Pass pass,
                             std::int64_t batch_size) {
   const double per_sample = pass == model::Pass::kTrain ? costs.train_flops_per_sample(false)
-                                                        : costs.forward_flops_per_sample();
+                                                         : costs.forward_flops_per_sample();
   return per_sample * static_cast<double>(batch_size);
 }
 
 SearchOutcome run_search(const SearchRequest& req, const Simulator& simulate) {
   SearchOutcome out;
-  out.resolution = batching::resolve(req.setting, req.split, req.traits, req.compile_only);
   const auto mx = model::memoryx_check(req.costs, req.platform);
   if (!mx.fits) throw InfeasibleError(mx.reason);
 
-  std::vector<std::int64_t> candidates = out.resolution.candidates;
+  std::vector<std::int64_t> candidates = req.resolution.candidates;
   const std::int64_t P = req.split.per_system_batch_size;
-  const bool is_auto = std::holds_alternative<batching::MbsAuto>(req.setting);
-  // P does not fit (and microbatching is allowed, which batch norm forbids).
-  if (is_auto && !req.traits.batch_norm &&
-      !model::on_chip_memory(req.costs, req.platform, P, req.pass).fits) {
-    // Make sure the largest fitting supported size is among the candidates.
-    const auto max_fit = model::max_fitting_micro_batch_size(req.costs, req.platform, req.pass);
-    if (max_fit >= 1) {
-      const auto v = batching::supported_floor(P, std::min(max_fit, P));
-      if (std::find(candidates.begin(), candidates.end(), v) == candidates.end())
-        candidates.push_back(v);
+  if (std::holds_alternative<batching::MbsAuto>(req.resolution.requested)) {
+    const bool p_fits = model::on_chip_memory(req.costs, req.platform, P, req.pass).fits;
+    const auto extra = batching::auto_extra_candidate(
+        P, p_fits, req.traits.batch_norm,
+        model::max_fitting_micro_batch_size(req.costs, req.platform, req.pass));
+    if (extra && std::find(candidates.begin(), candidates.end(), *extra) == candidates.end()) {
+      candidates.push_back(*extra);
+      std::sort(candidates.begin(), candidates.end(), std::greater<>());
     }
-    std::sort(candidates.begin(), candidates.end(), std::greater<>());
   }
-  std::vector<engine::SimulationInput> inputs;
+  std::vector<plan::SimulationInput> inputs;
   std::vector<std::size_t> simulated_rows;
   for (const auto mbs : candidates) {
     out.rows.push_back(prepare(req, mbs));
     if (!out.rows.back().fits) continue;
-    inputs.push_back(plan_input(req, mbs, out.rows.back().memory.recompute_passes));
+    inputs.push_back(plan_input(req, out.rows.back()));
     simulated_rows.push_back(out.rows.size() - 1);
   }
-  auto sims = inputs.empty() ? std::vector<engine::SimulationResult>{} : simulate(inputs);
+  auto sims = inputs.empty() ? std::vector<plan::SimulationResult>{} : simulate(inputs);
   for (std::size_t i = 0; i < simulated_rows.size(); ++i)
     record(req, out.rows[simulated_rows[i]], std::move(sims[i]));
   out.simulations = static_cast<int>(simulated_rows.size());
 
-  const auto best = fastest(out.rows);
-  if (!best) {
-    out.decision = "no candidate fits in on-chip memory";
-    return out;
-  }
-  out.chosen = best;
-  if (is_auto && out.rows.front().micro_batch_size == P && out.rows.front().simulated) {
-    const auto& keep = out.rows.front();
-    const auto& other = out.rows[*best];
-    const double gain = other.samples_per_s / keep.samples_per_s - 1;
-    if (*best == 0 || gain <= req.auto_min_speedup) {
-      out.chosen = 0;
-      out.decision = *best == 0
-                         ? fmt::format("auto kept {}: it is the fastest candidate", P)
-                         : fmt::format(
-                               "auto kept {}: no benefit from gradient accumulation expected "
-                               "(best other candidate {} is {:.1f}% faster, threshold {:.0f}%)",
-                               P, other.micro_batch_size, 100 * gain, 100 * req.auto_min_speedup);
-    } else {
-      out.decision = fmt::format("auto chose {}: {:.1f}% faster than {} (threshold {:.0f}%)",
-                                 other.micro_batch_size, 100 * gain, P, 100 * req.auto_min_speedup);
-    }
-  } else if (is_auto) {
-    out.decision = fmt::format(
-        "auto chose {}: per-system batch {} does not fit on-chip memory; "
-        "fastest fitting candidate",
-        out.rows[*best].micro_batch_size, P);
-  } else if (std::holds_alternative<batching::MbsExplore>(req.setting)) {
-    out.decision = fmt::format("explore chose {}: fastest of {} fitting candidates",
-                               out.rows[*best].micro_batch_size, out.simulations);
-  } else {
-    out.decision = fmt::format("micro_batch_size {}", out.rows[*best].micro_batch_size);
-  }
-  out.rows[*out.chosen].chosen = true;
+  std::vector<batching::Evaluated> evaluated;
+  for (const auto& r : out.rows)
+    evaluated.push_back({r.micro_batch_size, r.simulated, r.sim.step_time_s});
+  const auto choice =
+      batching::choose(req.resolution.requested, P, evaluated, req.auto_min_speedup);
+  out.chosen = choice.chosen;
+  out.decision = choice.decision;
+  if (out.chosen) out.rows[*out.chosen].chosen = true;
   return out;
 }
 

@@ -1,5 +1,5 @@
-// Drives the engine over micro-batch-size candidates: none and integer evaluate the resolved
-// MBS, explore every value of S(P) in range, auto a few divisor-based candidates.
+// Evaluates the candidates of a resolved micro-batch-size setting (batching::resolve) and lets
+// the choice rules (batching/choice_rules.hpp) pick one.
 // Candidates that do not fit are reported (fits = false, with the reason) and never simulated.
 // Pure code: the simulation is a callback, so this is testable without SimGrid.
 #pragma once
@@ -11,7 +11,7 @@
 #include <vector>
 
 #include "batching/resolve.hpp"
-#include "engine/simulation.hpp"
+#include "plan/simulation_plan.hpp"
 #include "model/layer_costs.hpp"
 #include "model/memory_model.hpp"
 #include "platform/platform_spec.hpp"
@@ -25,7 +25,7 @@ struct CandidateResult {
   bool fits = false;
   std::string reason;      // why it does not fit; empty when it fits
   bool simulated = false;  // fits implies simulated
-  engine::SimulationResult sim;
+  plan::SimulationResult sim;
   double samples_per_s = 0;
   double tokens_per_s = 0;
   double mfu = 0;  // model FLOPs (no recompute) / (step time x num_csx x peak)
@@ -33,22 +33,19 @@ struct CandidateResult {
 };
 
 struct SearchRequest {
-  batching::MbsSetting setting;
+  batching::Resolution resolution;  // the setting resolved by batching::resolve, once
   batching::BatchSplit split;
   batching::ModelTraits traits;
   model::ModelCosts costs;
   platform::PlatformSpec platform;
   model::Pass pass = model::Pass::kTrain;
   std::int64_t seq_len = 0;
-  bool compile_only = false;
   std::int64_t simulated_steps = 2;
-  // auto keeps P unless another candidate gives more than (1 + auto_min_speedup) x its samples/s
-  // (the real stack: "No benefit from gradient accumulation expected" otherwise).
-  double auto_min_speedup = 0.03;
+  bool record_trace = false;  // record every candidate's timeline (plan::SimulationResult::trace)
+  double auto_min_speedup = 0.03;  // batching::choose
 };
 
 struct SearchOutcome {
-  batching::Resolution resolution;
   std::vector<CandidateResult> rows;  // descending MBS
   std::optional<std::size_t> chosen;  // index into rows; empty when nothing fits
   std::string decision;               // how the choice was made
@@ -56,10 +53,10 @@ struct SearchOutcome {
 };
 
 // Simulates a batch of plans; results in input order.
-using Simulator = std::function<std::vector<engine::SimulationResult>(
-    const std::vector<engine::SimulationInput>&)>;
+using Simulator = std::function<std::vector<plan::SimulationResult>(
+    const std::vector<plan::SimulationInput>&)>;
 
-// Throws RuleError for a refused setting and InfeasibleError when MemoryX cannot hold the model.
+// Throws InfeasibleError when MemoryX cannot hold the model.
 // When no candidate fits, returns an outcome without a chosen row (the caller reports it and
 // exits 1).
 [[nodiscard]] SearchOutcome run_search(const SearchRequest& request, const Simulator& simulate);

@@ -6,8 +6,8 @@
 #include "batching/supported_sizes.hpp"
 #include "model/layer_costs.hpp"
 #include "model/memory_model.hpp"
-#include "model/model_loader.hpp"
-#include "platform/platform_spec.hpp"
+#include "input/model_loader.hpp"
+#include "input/platform_loader.hpp"
 
 namespace {
 

@@ -6,7 +6,8 @@
 #include "batching/batch_split.hpp"
 #include "batching/step_plan.hpp"
 #include "engine/simulation.hpp"
-#include "engine/step_schedule.hpp"
+#include "plan/step_schedule.hpp"
+#include "plan/swarmx_tree.hpp"
 #include "model/layer_costs.hpp"
 #include "platform/platform_spec.hpp"
 #include "test_models.hpp"
@@ -238,9 +239,9 @@ TEST(Engine, CollapsedMicrobatchesEqualTheFullRun) {
 
 // The SwarmX tree: fan-out 4, depth ceil(log4 N), at least one node.
 TEST(SwarmxTree, Shape) {
-  EXPECT_EQ(engine::build_swarmx_tree(1, 4).depth, 1);
-  EXPECT_EQ(engine::build_swarmx_tree(4, 4).nodes.size(), 1u);
-  EXPECT_EQ(engine::build_swarmx_tree(5, 4).depth, 2);
-  EXPECT_EQ(engine::build_swarmx_tree(16, 4).nodes.size(), 5u);
-  EXPECT_EQ(engine::build_swarmx_tree(2048, 4).depth, 6);
+  EXPECT_EQ(plan::build_swarmx_tree(1, 4).depth, 1);
+  EXPECT_EQ(plan::build_swarmx_tree(4, 4).nodes.size(), 1u);
+  EXPECT_EQ(plan::build_swarmx_tree(5, 4).depth, 2);
+  EXPECT_EQ(plan::build_swarmx_tree(16, 4).nodes.size(), 5u);
+  EXPECT_EQ(plan::build_swarmx_tree(2048, 4).depth, 6);
 }

@@ -9,11 +9,11 @@
 #include "batching/resolve.hpp"
 #include "batching/step_plan.hpp"
 #include "common/errors.hpp"
-#include "io/scenario.hpp"
+#include "input/scenario.hpp"
 #include "model/layer_costs.hpp"
 #include "model/memory_model.hpp"
-#include "model/model_loader.hpp"
-#include "platform/platform_spec.hpp"
+#include "input/model_loader.hpp"
+#include "input/platform_loader.hpp"
 
 namespace {
 

@@ -6,7 +6,7 @@
 #include <filesystem>
 
 #include "model/layer_costs.hpp"
-#include "model/model_loader.hpp"
+#include "input/model_loader.hpp"
 
 using namespace csx::model;
 

@@ -5,8 +5,8 @@
 #include "model/compute_model.hpp"
 #include "model/layer_costs.hpp"
 #include "model/memory_model.hpp"
-#include "model/model_loader.hpp"
-#include "platform/platform_spec.hpp"
+#include "input/model_loader.hpp"
+#include "input/platform_loader.hpp"
 
 using namespace csx;
 

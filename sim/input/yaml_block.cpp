@@ -1,5 +1,5 @@
 // Validated YAML reads.
-#include "io/yaml_block.hpp"
+#include "input/yaml_block.hpp"
 
 #include <fmt/format.h>
 #include <charconv>

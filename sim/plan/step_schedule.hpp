@@ -10,9 +10,9 @@
 #include <cstdint>
 #include <vector>
 
-#include "engine/simulation.hpp"
+#include "plan/simulation_plan.hpp"
 
-namespace csx::engine {
+namespace csx::plan {
 
 struct WeightTransfer {
   std::int64_t microbatch = 0;
@@ -64,30 +64,4 @@ class StepSchedule {
   std::vector<std::int64_t> chunks_;
 };
 
-// The SwarmX broadcast-reduce tree over N systems: nodes of `fanout` children, built bottom-up
-// until one root, which connects to MemoryX. At least one node, even for N = 1.
-struct SwarmxTree {
-  struct Node {
-    std::int64_t parent = -1;          // node index, -1 for the root (parent is MemoryX)
-    std::int64_t index_in_parent = 0;  // position among the parent's children
-    std::vector<std::int64_t> child_nodes;
-    std::vector<std::int64_t> child_systems;  // CS-X indices (leaf nodes only)
-    int level = 1;                            // 1 = connects CS-X systems
-  };
-  std::vector<Node> nodes;
-  std::vector<std::int64_t> system_parent;  // leaf node of each CS-X
-  std::vector<std::int64_t> system_index_in_parent;
-  int depth = 0;  // levels of SwarmX nodes
-
-  [[nodiscard]] std::int64_t root() const { return static_cast<std::int64_t>(nodes.size()) - 1; }
-};
-
-// Throws std::invalid_argument for num_csx < 1 or fanout < 2.
-[[nodiscard]] SwarmxTree build_swarmx_tree(std::int64_t num_csx, std::int64_t fanout);
-
-// A chain with the depth of the N-system tree and one system (system 0, the fullest): each
-// level has one node. Every system of the full tree sees the same links and the same or fewer
-// samples, so the fullest system's timeline, and the step, are the same (a test shows it).
-[[nodiscard]] SwarmxTree build_swarmx_chain(std::int64_t num_csx, std::int64_t fanout);
-
-}  // namespace csx::engine
+}  // namespace csx::plan

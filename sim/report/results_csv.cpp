@@ -1,5 +1,5 @@
 // CSV rows for candidates.
-#include "io/results_csv.hpp"
+#include "report/results_csv.hpp"
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
@@ -63,7 +63,7 @@ std::string csv_row(const RowContext& ctx, const search::CandidateResult& c,
                     bool with_time_to_train) {
   std::vector<std::string> f{csv_field(ctx.model),
                              csv_field(ctx.platform),
-                             ctx.mode,
+                             model::to_string(ctx.pass),
                              std::to_string(ctx.num_csx),
                              std::to_string(ctx.batch_size),
                              std::to_string(ctx.per_system_batch_size),
@@ -91,7 +91,7 @@ std::string csv_row(const RowContext& ctx, const search::CandidateResult& c,
   f.push_back(c.fits ? csv_number(c.memory.recompute_passes) : std::string());
   f.push_back(csv_field(c.memory.activation_plan));
   if (with_time_to_train)
-    f.push_back(c.simulated && ctx.training_steps && ctx.mode == "train"
+    f.push_back(c.simulated && ctx.training_steps && ctx.pass == model::Pass::kTrain
                     ? csv_number(static_cast<double>(*ctx.training_steps) * c.sim.step_time_s)
                     : std::string());
   return fmt::format("{}\n", fmt::join(f, ","));

@@ -1,5 +1,5 @@
 // Sweep value lists, shard specs and CSV record splitting.
-#include "io/value_list.hpp"
+#include "input/value_list.hpp"
 
 #include <charconv>
 #include <fmt/format.h>

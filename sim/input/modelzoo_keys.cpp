@@ -2,7 +2,7 @@
 // From the Cerebras Model Zoo's config classes (Release 2.3.0 dataclasses, Release 2.10.0 pydantic
 // models; each entry names its files) plus every key of the configs those releases ship. Only
 // key names (facts) and file paths are recorded here, no Model Zoo code.
-#include "model/modelzoo_keys.hpp"
+#include "input/modelzoo_keys.hpp"
 
 namespace csx::model {
 

@@ -3,8 +3,8 @@
 #include <fmt/format.h>
 
 #include "common/errors.hpp"
-#include "model/family_readers.hpp"
-#include "model/stack_reader.hpp"
+#include "input/family_readers.hpp"
+#include "input/stack_reader.hpp"
 
 namespace csx::model {
 namespace {

@@ -1,6 +1,6 @@
 // The family table. Structures follow each family's Model Zoo model class (Cerebras Model Zoo,
 // src/cerebras/modelzoo/models/<kind>/<family>/) and the paper it implements.
-#include "model/family_catalog.hpp"
+#include "input/family_catalog.hpp"
 
 #include <string>
 

@@ -5,13 +5,13 @@
 #include <string>
 #include <vector>
 
-#include "engine/simulation.hpp"
+#include "plan/simulation_plan.hpp"
 
 namespace csx::io {
 
 // `title` names the process (model, platform, MBS). Tracks keep a fixed order: steps, MemoryX,
 // SwarmX, then the CS-X systems.
-[[nodiscard]] std::string chrome_trace_json(const std::vector<engine::TraceEvent>& events,
+[[nodiscard]] std::string chrome_trace_json(const std::vector<plan::TraceEvent>& events,
                                             const std::string& title);
 
 }  // namespace csx::io

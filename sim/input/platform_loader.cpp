@@ -7,8 +7,8 @@
 
 #include "common/did_you_mean.hpp"
 #include "common/errors.hpp"
-#include "io/yaml_block.hpp"
-#include "platform/platform_spec.hpp"
+#include "input/yaml_block.hpp"
+#include "input/platform_loader.hpp"
 
 namespace csx::platform {
 namespace {

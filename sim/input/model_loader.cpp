@@ -1,6 +1,6 @@
 // Model Zoo model blocks -> ModelSpec: find the block and the family, check the keys against
 // what the Model Zoo defines (warnings, never refusals), and read the family's structure.
-#include "model/model_loader.hpp"
+#include "input/model_loader.hpp"
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
@@ -9,11 +9,11 @@
 
 #include "common/did_you_mean.hpp"
 #include "common/errors.hpp"
-#include "io/yaml_block.hpp"
-#include "model/family_catalog.hpp"
-#include "model/family_readers.hpp"
-#include "model/modelzoo_keys.hpp"
-#include "model/stack_reader.hpp"
+#include "input/yaml_block.hpp"
+#include "input/family_catalog.hpp"
+#include "input/family_readers.hpp"
+#include "input/modelzoo_keys.hpp"
+#include "input/stack_reader.hpp"
 
 namespace csx::model {
 namespace {

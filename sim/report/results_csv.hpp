@@ -15,7 +15,7 @@ namespace csx::io {
 struct RowContext {
   std::string model;
   std::string platform;
-  std::string mode;  // train | eval
+  model::Pass pass = model::Pass::kTrain;
   std::int64_t num_csx = 0;
   std::int64_t batch_size = 0;
   std::int64_t per_system_batch_size = 0;

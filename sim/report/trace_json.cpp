@@ -1,5 +1,5 @@
 // Trace events -> Chrome trace JSON.
-#include "io/trace_json.hpp"
+#include "report/trace_json.hpp"
 
 #include <algorithm>
 #include <map>
@@ -20,7 +20,7 @@ std::pair<int, long> track_rank(const std::string& track) {
 
 }  // namespace
 
-std::string chrome_trace_json(const std::vector<engine::TraceEvent>& events,
+std::string chrome_trace_json(const std::vector<plan::TraceEvent>& events,
                               const std::string& title) {
   std::vector<std::string> tracks;
   for (const auto& e : events)

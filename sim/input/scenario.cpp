@@ -1,14 +1,14 @@
 // Scenario files: Trainer layout (Release 2.4+), legacy layout (Release <= 2.3), and ours.
-#include "io/scenario.hpp"
+#include "input/scenario.hpp"
 
 #include <fmt/format.h>
 #include <filesystem>
 
 #include "common/did_you_mean.hpp"
 #include "common/errors.hpp"
-#include "io/yaml_block.hpp"
-#include "model/model_loader.hpp"
-#include "model/modelzoo_keys.hpp"
+#include "input/yaml_block.hpp"
+#include "input/model_loader.hpp"
+#include "input/modelzoo_keys.hpp"
 
 namespace csx::io {
 namespace {

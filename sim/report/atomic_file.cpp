@@ -1,5 +1,5 @@
 // Temporary file + rename, so a reader never sees a half-written output.
-#include "io/atomic_file.hpp"
+#include "report/atomic_file.hpp"
 
 #include <fmt/format.h>
 #include <sys/stat.h>

@@ -1,5 +1,5 @@
 // Transformer stacks and sequence lengths from Model Zoo keys.
-#include "model/stack_reader.hpp"
+#include "input/stack_reader.hpp"
 
 #include <fmt/format.h>
 #include <filesystem>

@@ -6,7 +6,7 @@
 #include <optional>
 #include <string>
 
-#include "io/yaml_block.hpp"
+#include "input/yaml_block.hpp"
 #include "model/model_spec.hpp"
 
 namespace csx::model {

@@ -1,0 +1,72 @@
+// The choice rules of none, integer, explore and auto.
+#include "batching/choice_rules.hpp"
+
+#include <algorithm>
+#include <fmt/format.h>
+
+#include "batching/supported_sizes.hpp"
+
+namespace csx::batching {
+namespace {
+
+// Fastest fitting candidate; ties go to the larger MBS (fewer microbatches).
+std::optional<std::size_t> fastest(const std::vector<Evaluated>& c) {
+  std::optional<std::size_t> best;
+  for (std::size_t i = 0; i < c.size(); ++i)
+    if (c[i].fits && (!best || c[i].step_time_s < c[*best].step_time_s ||
+                      (c[i].step_time_s == c[*best].step_time_s &&
+                       c[i].micro_batch_size > c[*best].micro_batch_size)))
+      best = i;
+  return best;
+}
+
+double samples_per_s(const Evaluated& e) { return 1.0 / e.step_time_s; }
+
+}  // namespace
+
+std::optional<std::int64_t> auto_extra_candidate(std::int64_t P, bool p_fits, bool batch_norm,
+                                                 std::int64_t max_fitting) {
+  if (p_fits || batch_norm || max_fitting < 1) return std::nullopt;
+  return supported_floor(P, std::min(max_fitting, P));
+}
+
+Choice choose(const MbsSetting& setting, std::int64_t P, const std::vector<Evaluated>& c,
+              double auto_min_speedup) {
+  Choice out;
+  const auto best = fastest(c);
+  if (!best) {
+    out.decision = "no candidate fits in on-chip memory";
+    return out;
+  }
+  out.chosen = best;
+  const bool is_auto = std::holds_alternative<MbsAuto>(setting);
+  if (is_auto && c.front().micro_batch_size == P && c.front().fits) {
+    const double gain = samples_per_s(c[*best]) / samples_per_s(c.front()) - 1;
+    if (*best == 0 || gain <= auto_min_speedup) {
+      out.chosen = 0;
+      out.decision = *best == 0
+                         ? fmt::format("auto kept {}: it is the fastest candidate", P)
+                         : fmt::format(
+                               "auto kept {}: no benefit from gradient accumulation expected "
+                               "(best other candidate {} is {:.1f}% faster, threshold {:.0f}%)",
+                               P, c[*best].micro_batch_size, 100 * gain, 100 * auto_min_speedup);
+    } else {
+      out.decision = fmt::format("auto chose {}: {:.1f}% faster than {} (threshold {:.0f}%)",
+                                 c[*best].micro_batch_size, 100 * gain, P,
+                                 100 * auto_min_speedup);
+    }
+  } else if (is_auto) {
+    out.decision = fmt::format("auto chose {}: per-system batch {} does not fit on-chip memory; "
+                               "fastest fitting candidate",
+                               c[*best].micro_batch_size, P);
+  } else if (std::holds_alternative<MbsExplore>(setting)) {
+    const auto n = std::count_if(c.begin(), c.end(), [](const Evaluated& e) { return e.fits; });
+    out.decision = fmt::format("explore chose {}: fastest of {} fitting candidates",
+                               c[*best].micro_batch_size, n);
+  } else {
+    out.decision = fmt::format("micro_batch_size {}", c[*best].micro_batch_size);
+  }
+  return out;
+}
+
+}  // namespace csx::batching

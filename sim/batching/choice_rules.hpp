@@ -1,0 +1,40 @@
+// How none, an integer, explore and auto choose among evaluated candidates (README,
+// "Microbatching rules"). Pure rules on (MBS, fits, step time); the search feeds them.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "batching/mbs_setting.hpp"
+
+namespace csx::batching {
+
+// What a rule sees of one evaluated candidate.
+struct Evaluated {
+  std::int64_t micro_batch_size = 0;
+  bool fits = false;
+  double step_time_s = 0;  // seconds; meaningful when fits
+};
+
+struct Choice {
+  std::optional<std::size_t> chosen;  // index into the candidates; empty when nothing fits
+  std::string decision;               // how the choice was made, for the report
+};
+
+// auto's extra candidate: when the per-system batch P does not fit (and microbatching is
+// allowed), the largest supported size that fits, `max_fitting` being the largest MBS that fits
+// (0: none). Empty when nothing is to be added.
+[[nodiscard]] std::optional<std::int64_t> auto_extra_candidate(std::int64_t P, bool p_fits,
+                                                               bool batch_norm,
+                                                               std::int64_t max_fitting);
+
+// The choice of `setting` among `candidates` (auto: P first): explore and auto take the fastest
+// fitting one, ties going to the larger MBS; auto keeps P unless P does not fit or another
+// candidate is more than `auto_min_speedup` faster (the real stack: "No benefit from gradient
+// accumulation expected").
+[[nodiscard]] Choice choose(const MbsSetting& setting, std::int64_t P,
+                            const std::vector<Evaluated>& candidates, double auto_min_speedup);
+
+}  // namespace csx::batching

@@ -1,0 +1,24 @@
+// platforms/*.yaml -> PlatformSpec, and --platform-override: the platform files' reader.
+#pragma once
+
+#include <string>
+#include <yaml-cpp/yaml.h>
+
+#include "platform/platform_spec.hpp"
+
+namespace csx::platform {
+
+// Loads a platform by name ("cs2", "cs3": platforms/<name>.yaml under `data_dir`) or by path.
+// Throws InputError for an unknown name (with the known ones), a missing or unknown key, or a
+// value out of range.
+[[nodiscard]] PlatformSpec load_platform(const std::string& name_or_path,
+                                         const std::string& data_dir);
+
+// The same from an already parsed document (`file` names it in messages).
+[[nodiscard]] PlatformSpec read_platform(const YAML::Node& root, const std::string& file);
+
+// Sets one field by key (as in the platform file: "calibration.kernel_overhead_s") from text,
+// with the same checks as the loader. Throws InputError.
+void override_parameter(PlatformSpec& p, const std::string& key, const std::string& value);
+
+}  // namespace csx::platform

@@ -146,8 +146,8 @@ int run_command(const Args& args) {
   for (const auto& r : results)
     if (!r.outcome.chosen)
       throw InfeasibleError(fmt::format(
-          "{}: no micro_batch_size fits in on-chip memory for {} (batch_size {}, num_csx {}, "
-          "micro_batch_size {}): {}",
+          "{}: no micro_batch_size fits for {} (batch_size {}, num_csx {}, micro_batch_size {}): "
+          "{}",
           scenario_file, model::to_string(r.context.pass), r.context.batch_size, r.context.num_csx,
           r.context.requested_micro_batch_size,
           r.outcome.rows.empty() ? "" : r.outcome.rows.back().reason));

@@ -18,14 +18,7 @@ Job make_job(const io::Scenario& s, const Overrides& o, const std::string& data_
     if (o.platform || s.platform_where.empty()) throw;
     throw InputError(fmt::format("{}: {}", s.platform_where, e.what()));
   }
-  for (const auto& [key, value] : o.platform_overrides) {
-    // PLATFORM:KEY applies to that platform only.
-    const auto colon = key.find(':');
-    if (colon == std::string::npos)
-      platform::override_parameter(job.platform, key, value);
-    else if (key.substr(0, colon) == job.platform.name)
-      platform::override_parameter(job.platform, key.substr(colon + 1), value);
-  }
+  platform::apply_overrides(job.platform, o.platform_overrides, true);
   job.costs = model::layer_costs(s.model);
   job.num_csx_defaulted = !o.num_csx && !s.num_csx;
   job.num_csx = o.num_csx.value_or(s.num_csx.value_or(1));

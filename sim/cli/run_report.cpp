@@ -1,6 +1,8 @@
 // Tables printed by `csxsim run`.
 #include "cli/run_report.hpp"
 
+#include <algorithm>
+#include <cmath>
 #include <fmt/format.h>
 
 #include "model/compute_model.hpp"
@@ -23,10 +25,11 @@ std::string versus(const search::CandidateResult& row, const search::CandidateRe
   const double fill0 =
       model::simd_fill(job.platform, static_cast<double>(chosen.micro_batch_size) * seq);
   const auto dk = row.num_microbatches - chosen.num_microbatches;
-  return fmt::format("{:+.1f}%: recompute {:+.2f}, fill {:+.1f}%, {:+d} microbatch{}",
-                     100 * (row.sim.step_time_s / chosen.sim.step_time_s - 1),
-                     row.memory.recompute_passes - chosen.memory.recompute_passes,
-                     100 * (fill / fill0 - 1), dk, dk == 1 || dk == -1 ? "" : "es");
+  const auto z = [](double v, double unit) { return std::fabs(v) < unit / 2 ? 0.0 : v; };
+  return fmt::format("step {:+.1f}%: recompute {:+.2f}, SIMD fill {:+.1f}%, {:+d} microbatch{}",
+                     z(100 * (row.sim.step_time_s / chosen.sim.step_time_s - 1), 0.1),
+                     z(row.memory.recompute_passes - chosen.memory.recompute_passes, 0.01),
+                     z(100 * (fill / fill0 - 1), 0.1), dk, dk == 1 || dk == -1 ? "" : "es");
 }
 
 }  // namespace
@@ -38,7 +41,7 @@ void print_job_header(std::FILE* out, const Job& job) {
              m.transformer() ? fmt::format("seq_len {}", m.seq_len) : std::string("images"),
              job.num_csx, job.platform.name, job.scenario.compile_only ? ", compile-only" : "");
   if (job.num_csx_defaulted)
-    fmt::print(out, "note: num_csx is not set in {}; using 1 (pass --num-csx)\n",
+    fmt::print(stderr, "note: num_csx is not set in {}; using 1 (pass --num-csx)\n",
                job.scenario.file);
 }
 
@@ -99,7 +102,7 @@ void print_pass(std::FILE* out, const Job& job, const PassResult& r) {
              "workspace {}; headroom {} GB)\n",
              gb(m.total_bytes), gb(m.capacity_bytes), gb(m.activations_bytes),
              gb(m.weight_buffers_bytes), gb(m.gradients_bytes), gb(m.workspace_bytes),
-             gb(m.headroom_bytes));
+             gb(std::max(0.0, m.headroom_bytes)));
   if (c.training_steps && c.pass == model::Pass::kTrain) {
     const double total = static_cast<double>(*c.training_steps) * best.sim.step_time_s;
     fmt::print(out, "  time to train: {} steps x {:.4f} s = {}\n", *c.training_steps,

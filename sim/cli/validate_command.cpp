@@ -78,17 +78,6 @@ Entry read_entry(const io::Block& b, const std::string& list) {
   return e;
 }
 
-std::vector<Entry> read_list(const io::Block& root, const std::string& key) {
-  std::vector<Entry> out;
-  if (!root.has_value(key)) return out;
-  const YAML::Node list = root.node()[key];
-  if (!list.IsSequence())
-    throw InputError(fmt::format("{}: expected a list of entries", root.where(key)));
-  for (std::size_t i = 0; i < list.size(); ++i)
-    out.push_back(read_entry(io::Block(root.file(), fmt::format("{}[{}]", key, i), list[i]), key));
-  return out;
-}
-
 // A model path of the reference file: relative to the repository, else to the file.
 std::string model_path(const Entry& e, const std::string& reference) {
   const std::string path = (fs::path(data_dir()) / e.model).string();
@@ -96,16 +85,25 @@ std::string model_path(const Entry& e, const std::string& reference) {
   return (fs::path(reference).parent_path() / e.model).string();
 }
 
-// Overrides of one platform: KEY=VALUE applies to every platform, PLATFORM:KEY=VALUE to one.
-std::vector<std::pair<std::string, std::string>> overrides_for(const std::string& platform,
-                                                               const Overrides& base) {
-  std::vector<std::pair<std::string, std::string>> out;
-  for (const auto& [key, value] : base.platform_overrides) {
-    const auto colon = key.find(':');
-    if (colon == std::string::npos)
-      out.emplace_back(key, value);
-    else if (key.substr(0, colon) == platform)
-      out.emplace_back(key.substr(colon + 1), value);
+std::vector<Entry> read_list(const io::Block& root, const std::string& key,
+                             const std::string& reference) {
+  std::vector<Entry> out;
+  if (!root.has_value(key)) return out;
+  const YAML::Node list = root.node()[key];
+  if (!list.IsSequence())
+    throw InputError(fmt::format("{}: expected a list of entries", root.where(key)));
+  for (std::size_t i = 0; i < list.size(); ++i) {
+    const io::Block b(root.file(), fmt::format("{}[{}]", key, i), list[i]);
+    out.push_back(read_entry(b, key));
+    for (std::size_t j = 0; j + 1 < out.size(); ++j)
+      if (out[j].name == out.back().name)
+        throw InputError(fmt::format("{} = '{}': a second entry of that name in {}",
+                                     b.where("name"), out.back().name, key));
+    // Models under models/ must exist; Model Zoo files elsewhere may be absent (skipped).
+    const auto path = model_path(out.back(), reference);
+    if (!fs::exists(path) && out.back().model.rfind("../", 0) != 0)
+      throw InputError(fmt::format("{} = '{}': no such model file", b.where("model"),
+                                   out.back().model));
   }
   return out;
 }
@@ -123,7 +121,11 @@ PassResult simulate_entry(const Entry& e, const std::string& reference, const Ov
   o.batch_size = e.batch_size;
   o.micro_batch_size = setting;
   o.compile_only = compile_only;
-  o.platform_overrides = overrides_for(e.platform, base);
+  // PLATFORM:KEY=VALUE overrides of another platform are for other entries.
+  std::erase_if(o.platform_overrides, [&](const auto& kv) {
+    const auto colon = kv.first.find(':');
+    return colon != std::string::npos && kv.first.substr(0, colon) != e.platform;
+  });
   const Job job = make_job(s, o, data_dir());
   auto results = run_job(job);
   if (!results.front().outcome.chosen)
@@ -205,8 +207,7 @@ int check_memory(const std::vector<Entry>& facts, const std::string& reference,
       continue;
     }
     auto platform = platform::load_platform(e.platform, data_dir());
-    for (const auto& [key, value] : overrides_for(e.platform, base))
-      platform::override_parameter(platform, key, value);
+    platform::apply_overrides(platform, base.platform_overrides, false);
     const auto costs = model::layer_costs(model::load_model(path, e.seq_len));
     const auto m =
         model::on_chip_memory(costs, platform, e.micro_batch_size,
@@ -214,7 +215,7 @@ int check_memory(const std::vector<Entry>& facts, const std::string& reference,
     if (m.fits) {
       ++fitted;
       fmt::print("memory fact {}: fits on {} (headroom {:.2f} GB; {})\n", e.name, e.platform,
-                 m.headroom_bytes / 1e9, m.activation_plan);
+                 std::max(0.0, m.headroom_bytes) / 1e9, m.activation_plan);
     } else {
       ++failed;
       fmt::print("memory fact {}: DOES NOT FIT on {}: {}\n", e.name, e.platform, m.reason);
@@ -236,6 +237,9 @@ void check_preferences(const std::vector<Entry>& entries, const std::string& ref
     std::stable_sort(sorted.begin(), sorted.end(), [](const auto* a, const auto* b) {
       return a->sim.step_time_s < b->sim.step_time_s;
     });
+    if (std::none_of(sorted.begin(), sorted.end(),
+                     [&](const auto* c) { return c->micro_batch_size == e.preferred; }))
+      fmt::print("preference {}: MBS {} is not a fitting candidate\n", e.name, e.preferred);
     for (std::size_t i = 0; i < sorted.size(); ++i)
       if (sorted[i]->micro_batch_size == e.preferred)
         fmt::print("preference {}: MBS {} ranks {} of {} ({:.1f}% slower than the fastest, {})\n",
@@ -307,7 +311,7 @@ int validate_command(const Args& args) {
   const io::Block root(reference, "", io::load_yaml_file(reference));
   root.require_known_keys(kLists);
   std::map<std::string, std::vector<Entry>> lists;
-  for (const auto& key : kLists) lists[key] = read_list(root, key);
+  for (const auto& key : kLists) lists[key] = read_list(root, key, reference);
   const bool only_measured = vm->count("measurements-only") || vm->count("only");
   if (only_measured)
     for (const auto& key : {"auto_decisions", "memory_facts", "preferences"}) lists[key].clear();
@@ -342,6 +346,11 @@ int validate_command(const Args& args) {
       throw InputError(fmt::format("--platform-override {}={}: no entry runs on platform '{}'{}",
                                    key, value, p, did_you_mean(p, {"cs2", "cs3"})));
   }
+  // Unknown override keys fail here, before anything is printed.
+  for (const auto& name : {"cs2", "cs3"}) {
+    auto p = platform::load_platform(name, data_dir());
+    platform::apply_overrides(p, base.platform_overrides, false);
+  }
   std::string text =
       "name,group,model,platform,num_csx,batch_size,micro_batch_size,measured_samples_per_s,"
       "simulated_samples_per_s,error_pct,bound,release\n";
@@ -353,9 +362,14 @@ int validate_command(const Args& args) {
   if (!lists["auto_decisions"].empty())
     fmt::print("auto decisions: {} of {} match\n\n", lists["auto_decisions"].size() - mismatches,
                lists["auto_decisions"].size());
-  (void)check_memory(lists["memory_facts"], reference, base);
+  const int unfit = check_memory(lists["memory_facts"], reference, base);
   check_preferences(lists["preferences"], reference, base);
   if (want_csv) io::write_file_atomically(csv, text);
+  if (mismatches + unfit > 0) {
+    fmt::print(stderr, "csxsim validate: {} check{} failed\n", mismatches + unfit,
+               mismatches + unfit == 1 ? "" : "s");
+    return 1;
+  }
   return 0;
 }
 

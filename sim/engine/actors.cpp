@@ -68,7 +68,7 @@ void memoryx_streamer(Context& ctx) {
       const auto w = S.weight_transfer(t);
       double first_start = -1;
       for (std::int64_t c = 0; c < S.chunks(w.layer); ++c) {
-        auto comm = out->put_async(&g_payload, S.chunk_bytes(w.layer));
+        auto comm = out->put_async(&g_payload, S.weight_chunk_bytes(w.layer, w.backward));
         ++ctx.activities;
         comm->wait();
         if (first_start < 0) first_start = comm->get_start_time();
@@ -157,7 +157,7 @@ void swarmx_broadcast(Context& ctx, std::int64_t node) {
       if (c + 1 < chunks || t + 1 < total) next = in->get_async(&sink);
       std::vector<s4u::CommPtr> puts;
       for (auto* child : children)
-        puts.push_back(child->put_async(&g_payload, S.chunk_bytes(w.layer)));
+        puts.push_back(child->put_async(&g_payload, S.weight_chunk_bytes(w.layer, w.backward)));
       ctx.activities += puts.size() + 1;
       s4u::Comm::wait_all(puts);
     }
@@ -194,7 +194,7 @@ void swarmx_reduce(Context& ctx, std::int64_t node) {
       s4u::Comm::wait_all(gets);
       if (c == 0) summed = s4u::Engine::get_clock();
       if (c + 1 < chunks || t + 1 < total) gets = post();
-      out->put(&g_payload, S.chunk_bytes(layer));
+      out->put(&g_payload, S.grad_chunk_bytes(layer));
       ++ctx.activities;
     }
     if (traced)
@@ -263,7 +263,7 @@ void csx_worker(Context& ctx, std::int64_t system) {
           s4u::Comm::wait_all(last_grad);
           last_grad.clear();
           for (std::int64_t c = 0; c < S.chunks(w.layer); ++c)
-            last_grad.push_back(grads_out->put_async(&g_payload, S.chunk_bytes(w.layer)));
+            last_grad.push_back(grads_out->put_async(&g_payload, S.grad_chunk_bytes(w.layer)));
           ctx.activities += last_grad.size();
         }
       }

@@ -52,22 +52,42 @@ std::optional<io::Block> train_data_block(const YAML::Node& root, const std::str
   return top.optional_child("train_input");
 }
 
-// The longest family name that `text` contains as "/name/" (folder) or as a word of the stem.
-std::optional<std::string> family_in(const std::string& text, bool folder) {
+// A family named by the Model Zoo's layout: the folder that holds `configs/`, or that folder with
+// its parent (bert/classifier/configs/), or its parent (gptj/continuous_pretraining/configs/).
+std::optional<std::string> family_in_layout(const std::string& path) {
+  const auto at = path.rfind("/configs/");
+  if (at == std::string::npos) return std::nullopt;
+  std::vector<std::string> parts;
+  std::string part;
+  for (const char c : path.substr(0, at) + "/") {
+    if (c != '/') {
+      part += c;
+    } else if (!part.empty()) {
+      parts.push_back(part);
+      part.clear();
+    }
+  }
+  const std::size_t n = parts.size();
+  std::vector<std::string> tries;
+  if (n >= 2) tries.push_back(parts[n - 2] + "/" + parts[n - 1]);
+  if (n >= 1) tries.push_back(parts[n - 1]);
+  if (n >= 2) tries.push_back(parts[n - 2]);
+  for (const auto& t : tries)
+    if (find_family(t)) return t;
+  return std::nullopt;
+}
+
+// The longest family name that the file's stem holds as a word.
+std::optional<std::string> family_in_name(const std::string& text) {
   std::optional<std::string> best;
   for (const auto& f : model_families()) {
     const std::string name(f.name);
     bool hit = false;
-    if (folder) {
-      hit = text.find("/" + name + "/") != std::string::npos;
-    } else {
-      for (auto pos = text.find(name); pos != std::string::npos; pos = text.find(name, pos + 1)) {
-        const bool start = pos == 0 || !std::isalpha(static_cast<unsigned char>(text[pos - 1]));
-        const auto end = pos + name.size();
-        const bool stop =
-            end == text.size() || !std::isalpha(static_cast<unsigned char>(text[end]));
-        if (start && stop) hit = true;
-      }
+    for (auto pos = text.find(name); pos != std::string::npos; pos = text.find(name, pos + 1)) {
+      const bool start = pos == 0 || !std::isalpha(static_cast<unsigned char>(text[pos - 1]));
+      const auto end = pos + name.size();
+      const bool stop = end == text.size() || !std::isalpha(static_cast<unsigned char>(text[end]));
+      if (start && stop) hit = true;
     }
     if (hit && (!best || name.size() > best->size())) best = name;
   }
@@ -113,8 +133,8 @@ Identified identify_family(const io::Block& m, const std::string& file, ModelSpe
   if (m.has_value("name")) return {m.get_string("name"), "model.name"};
   const std::string path = std::filesystem::absolute(file).lexically_normal().string();
   const std::string stem = std::filesystem::path(file).stem().string();
-  auto folder = family_in(path, true);
-  auto in_name = family_in(stem, false);
+  auto folder = family_in_layout(path);
+  auto in_name = family_in_name(stem);
   if (folder && in_name && *folder != *in_name) {
     const Family* a = find_family(*folder);
     const Family* b = find_family(*in_name);
@@ -123,7 +143,7 @@ Identified identify_family(const io::Block& m, const std::string& file, ModelSpe
     if (a && b && a->architecture == b->architecture && folder->rfind(*in_name + "/", 0) != 0)
       return {*in_name, "the file name"};
   }
-  if (folder) return {*folder, "the file's folder"};
+  if (folder) return {*folder, "the file's folder (<family>/configs/)"};
   if (in_name) return {*in_name, "the file name"};
   const auto has = [&](const char* k) { return m.has(k); };
   std::string guess;
@@ -144,10 +164,18 @@ Identified identify_family(const io::Block& m, const std::string& file, ModelSpe
     guess = "dit";
   else if (has("patch_size") && has("image_size"))
     guess = "vision_transformer";
-  else if (has("mlm_nonlinearity") || has("token_dropout"))
-    guess = "esm2";
-  else if (has("encoder_nonlinearity") && has("vocab_size"))
-    guess = has("num_labels") ? "bert/classifier" : "bert";
+  else if (has("mlm_nonlinearity") || has("token_dropout") || has("mask_token_id"))
+    guess = has("num_labels") || has("classifier_dropout") ? "esm2/classification" : "esm2";
+  else if (has("encoder_nonlinearity") && has("vocab_size")) {
+    if (has("encoder_output_dropout_rate") || has("include_padding_in_loss"))
+      guess = "bert/token_classifier";
+    else if (has("use_cls_bias"))
+      guess = "bert/extractive_summarization";
+    else if (has("num_labels") || has("problem_type") || has("task_dropout"))
+      guess = "bert/classifier";
+    else
+      guess = "bert";
+  }
   else if (has("depth") && !has("vocab_size"))
     guess = "fc_mnist";
   else if (has("embedding_size") && has("seq_len"))
@@ -195,6 +223,22 @@ void check_model_keys(const io::Block& m, const std::string& family, ModelSpec& 
   }
 }
 
+// Refuses models whose counts would not fit the 64-bit arithmetic of the cost model: more than
+// 1e15 parameters (far above any published model).
+void check_size(const ModelSpec& s) {
+  double params = 0;
+  for (const auto& st : s.stacks) {
+    params += static_cast<double>(s.vocab_size) * static_cast<double>(st.hidden_size);
+    const double h = static_cast<double>(st.hidden_size), f = static_cast<double>(st.filter_size),
+                 i = static_cast<double>(st.attention_width()),
+                 e = static_cast<double>(st.num_experts + st.num_shared_experts);
+    params += static_cast<double>(st.num_layers) * (4 * h * std::max(h, i) + 3 * e * h * f);
+  }
+  if (params > 1e15)
+    throw InputError(fmt::format("{}: about {:.3g} parameters or more: csxsim models up to 1e15",
+                                 s.source, params));
+}
+
 }  // namespace
 
 const std::vector<std::string>& known_families() {
@@ -206,7 +250,7 @@ ModelSpec read_model_unchecked(const YAML::Node& root, const std::string& file,
                                std::optional<std::int64_t> seq_len) {
   if (seq_len && (*seq_len < 1 || *seq_len > kMaxSequence))
     throw InputError(
-        fmt::format("sequence length {} must be within [1, {}]", *seq_len, kMaxSequence));
+        fmt::format("--seq-len = {}: must be within [1, {}]", *seq_len, kMaxSequence));
   const io::Block m = model_block(root, file);
   ModelSpec s;
   s.source = file;
@@ -251,6 +295,7 @@ ModelSpec read_model_unchecked(const YAML::Node& root, const std::string& file,
       read_mlp(in, s);
       break;
   }
+  check_size(s);
   return s;
 }
 

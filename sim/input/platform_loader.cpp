@@ -155,4 +155,24 @@ void override_parameter(PlatformSpec& spec, const std::string& key, const std::s
   set_policy(spec, b);
 }
 
+void apply_overrides(PlatformSpec& p,
+                     const std::vector<std::pair<std::string, std::string>>& overrides,
+                     bool refuse_other_platforms) {
+  for (const auto& [key, value] : overrides) {
+    const auto colon = key.find(':');
+    if (colon == std::string::npos) {
+      override_parameter(p, key, value);
+      continue;
+    }
+    const std::string platform = key.substr(0, colon);
+    if (platform == p.name)
+      override_parameter(p, key.substr(colon + 1), value);
+    else if (refuse_other_platforms)
+      throw InputError(fmt::format("--platform-override {}={}: this run's platform is '{}', not "
+                                   "'{}'{}",
+                                   key, value, p.name, platform,
+                                   did_you_mean(platform, {p.name})));
+  }
+}
+
 }  // namespace csx::platform

@@ -2,6 +2,8 @@
 #pragma once
 
 #include <string>
+#include <utility>
+#include <vector>
 #include <yaml-cpp/yaml.h>
 
 #include "platform/platform_spec.hpp"
@@ -20,5 +22,12 @@ namespace csx::platform {
 // Sets one field by key (as in the platform file: "calibration.kernel_overhead_s") from text,
 // with the same checks as the loader. Throws InputError.
 void override_parameter(PlatformSpec& p, const std::string& key, const std::string& value);
+
+// Applies KEY=VALUE overrides (every platform) and PLATFORM:KEY=VALUE ones (that platform only)
+// to `p`, in order. With `refuse_other_platforms`, a PLATFORM: prefix naming another platform
+// is an InputError (a run has one platform); otherwise it is skipped (validate's entries).
+void apply_overrides(PlatformSpec& p,
+                     const std::vector<std::pair<std::string, std::string>>& overrides,
+                     bool refuse_other_platforms);
 
 }  // namespace csx::platform

@@ -104,11 +104,19 @@ void read_vision_transformer(const FamilyInput& in, ModelSpec& s) {
         fmt::format("{} global crops of {} tokens + {} local crops of {}", globals, g, locals, l);
     s.head = HeadKind::kDinoProjection;
     s.image_tokens = globals + locals;
+    // DINOv2 defaults (Oquab et al. 2023): 3 layers, 2048 wide, bottleneck 256, 65,536 outputs.
     s.projection_output = 65536;
+    s.projection_hidden = 2048;
+    s.projection_bottleneck = 256;
+    s.projection_layers = 3;
     if (in.model.has_value("heads") && in.model.node()["heads"].IsSequence()) {
       const io::Block head = first_of(in.model, "heads");
-      if (auto hm = head.optional_child("head_model"))
+      if (auto hm = head.optional_child("head_model")) {
         s.projection_output = hm->get_int_opt("output_size", 1, kMaxVocab).value_or(65536);
+        s.projection_hidden = hm->get_int_opt("hidden_size", 1, kMaxWidth).value_or(2048);
+        s.projection_bottleneck = hm->get_int_opt("bottleneck_size", 1, kMaxWidth).value_or(256);
+        s.projection_layers = hm->get_int_opt("num_layers", 1, 100).value_or(3);
+      }
     }
     s.modelled.push_back("DINOv2 student on all crops, EMA teacher forward on global crops");
     s.stacks = {st};

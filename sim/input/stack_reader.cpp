@@ -11,8 +11,19 @@
 namespace csx::model {
 namespace {
 
+// Activation names Model Zoo configs use (gelu, quick_gelu, relu, swiglu, geglu in the shipped
+// configs) and their usual relatives; the GLU variants gate the FFN with a third matrix.
+const std::vector<std::string> kNonlinearities{
+    "gelu",  "gelu_new", "gelu_fast", "quick_gelu", "relu",   "relu6", "leaky_relu", "silu",
+    "swish", "tanh",     "sigmoid",   "linear",     "swiglu", "geglu", "reglu",      "liglu",
+    "bliglu"};
+const std::vector<std::string> kPositions{"learned", "fixed", "rotary", "alibi", "relative",
+                                          "None", "none"};
+const std::vector<std::string> kNorms{"layernorm", "rmsnorm", "biasless-layernorm"};
+
 bool gated(const std::string& nonlinearity) {
-  return nonlinearity == "swiglu" || nonlinearity == "geglu" || nonlinearity == "reglu";
+  return nonlinearity == "swiglu" || nonlinearity == "geglu" || nonlinearity == "reglu" ||
+         nonlinearity == "liglu" || nonlinearity == "bliglu";
 }
 
 void note(ModelSpec& spec, std::string what) {
@@ -32,7 +43,9 @@ std::optional<std::int64_t> msl_value(const std::string& digits, const std::stri
 // An MSL the file states outside its keys: its name (params_llama3p1_70b_msl_8k.yaml) or a
 // comment line before the first key ("# ... max_seq_length 1K").
 std::optional<SeqLen> stated_msl(const std::string& file) {
-  const std::regex in_name(R"((?:^|[_\-.])msl[_\-]?(\d+)([kK]?)(?:$|[_\-.]))", std::regex::icase);
+  // "msl_8k", "MSL2K", "msl128k", "MSL128": at least three digits, or a k suffix; not "1.5k".
+  const std::regex in_name(R"((?:^|[_\-])msl[_\-]?(\d{3,}|\d+(?=[kK]))([kK]?)(?:$|[_\-]))",
+                           std::regex::icase);
   const std::string stem = std::filesystem::path(file).stem().string();
   std::smatch m;
   if (std::regex_search(stem, m, in_name))
@@ -90,10 +103,10 @@ Stack read_stack(const io::Block& m, const StackKeys& k, const StackDefaults& de
   else if (st.num_kv_heads < st.num_heads)
     note(spec, fmt::format("grouped-query attention ({} kv heads)", st.num_kv_heads));
 
-  st.nonlinearity = m.get_string_opt(k.nonlinearity).value_or(def.nonlinearity);
+  st.nonlinearity = m.get_choice(k.nonlinearity, kNonlinearities, def.nonlinearity);
   st.gated_ffn = gated(st.nonlinearity);
   if (st.gated_ffn) note(spec, st.nonlinearity + " FFN");
-  st.position = m.get_string_opt("position_embedding_type").value_or(def.position);
+  st.position = m.get_choice("position_embedding_type", kPositions, def.position);
   if (st.position == "None" || st.position == "none") st.position = "none";
   if (st.position == "alibi" || st.position == "rotary" || st.position == "relative")
     note(spec, st.position + " positions");
@@ -102,7 +115,7 @@ Stack read_stack(const io::Block& m, const StackKeys& k, const StackDefaults& de
       m.get_bool("use_ffn_bias", m.get_bool("use_ffn_bias_in_attention", def.biases));
   st.biases = proj_bias || ffn_bias;
   const std::string norm =
-      m.get_string_opt("norm_type").value_or(def.layer_norm ? "layernorm" : "rmsnorm");
+      m.get_choice("norm_type", kNorms, def.layer_norm ? "layernorm" : "rmsnorm");
   st.layer_norm = norm == "layernorm";
   st.parallel_attention_ffn = def.parallel;
   if (st.parallel_attention_ffn) {

@@ -19,17 +19,31 @@ namespace {
 constexpr std::uintmax_t kMaxFileBytes = 16 << 20;
 
 // Nodes a document may expand to through aliases: real configs have a few thousand; an alias
-// bomb (a 300-byte file naming a node that names a node ...) has billions.
+// bomb (a 300-byte file naming a node that names a node ...) has billions. Nesting deeper than
+// kMaxDepth means a node that contains itself through an alias (real configs nest ~10 deep).
 constexpr std::int64_t kMaxExpandedNodes = 200'000;
+constexpr int kMaxDepth = 64;
+
+// Counts the nodes walked and the depth, and refuses documents past either bound.
+struct Walk {
+  const std::string& path;
+  std::int64_t visited = 0;
+  void enter(int depth) {
+    if (++visited > kMaxExpandedNodes)
+      throw InputError(fmt::format("{}: expands to more than {} YAML nodes (aliases that repeat "
+                                   "nodes); not a csxsim input",
+                                   path, kMaxExpandedNodes));
+    if (depth > kMaxDepth)
+      throw InputError(fmt::format("{}: nests deeper than {} levels (an alias that refers to "
+                                   "itself?); not a csxsim input",
+                                   path, kMaxDepth));
+  }
+};
 
 // yaml-cpp keeps the first of two equal keys, Python's YAML (which the Cerebras stack uses) the
 // last: refuse duplicates with different values rather than guess; equal ones are harmless.
-void reject_duplicate_keys(const YAML::Node& n, const std::string& path, std::int64_t& visited) {
-  if (++visited > kMaxExpandedNodes)
-    throw InputError(
-        fmt::format("{}: expands to more than {} YAML nodes (aliases that repeat "
-                    "nodes); not a csxsim input",
-                    path, kMaxExpandedNodes));
+void reject_duplicate_keys(const YAML::Node& n, Walk& walk, int depth) {
+  walk.enter(depth);
   if (n.IsMap()) {
     std::map<std::string, YAML::Node> seen;
     for (const auto& kv : n) {
@@ -39,43 +53,44 @@ void reject_duplicate_keys(const YAML::Node& n, const std::string& path, std::in
         throw InputError(fmt::format(
             "{}:{}: duplicate key '{}' (first on line {}) with a "
             "different value; YAML readers disagree on which one wins",
-            path, kv.first.Mark().line + 1, kv.first.Scalar(), it->second.Mark().line + 1));
-      reject_duplicate_keys(kv.second, path, visited);
+            walk.path, kv.first.Mark().line + 1, kv.first.Scalar(), it->second.Mark().line + 1));
+      reject_duplicate_keys(kv.second, walk, depth + 1);
     }
   } else if (n.IsSequence()) {
-    for (const auto& item : n) reject_duplicate_keys(item, path, visited);
+    for (const auto& item : n) reject_duplicate_keys(item, walk, depth + 1);
   }
 }
 
 // YAML 1.1 merge keys ("<<: *base", "<<: [*a, *b]"), which Model Zoo files use and yaml-cpp
-// leaves as an ordinary key: copy the merged maps' keys that the map does not set itself.
-void apply_merge_keys(YAML::Node n, const std::string& path, std::int64_t& visited) {
-  if (++visited > kMaxExpandedNodes)
-    throw InputError(
-        fmt::format("{}: expands to more than {} YAML nodes (aliases that repeat "
-                    "nodes); not a csxsim input",
-                    path, kMaxExpandedNodes));
+// leaves as an ordinary key: copy the merged maps' keys that the map does not set itself, after
+// resolving the merged maps' own merge keys.
+void apply_merge_keys(YAML::Node n, Walk& walk, int depth) {
+  walk.enter(depth);
   if (n.IsSequence()) {
-    for (auto item : n) apply_merge_keys(item, path, visited);
+    for (auto item : n) apply_merge_keys(item, walk, depth + 1);
     return;
   }
   if (!n.IsMap()) return;
   if (n["<<"]) {
     YAML::Node sources = n["<<"];
+    const int line = sources.Mark().line + 1;
     n.remove("<<");
     std::vector<YAML::Node> maps;
     if (sources.IsMap()) maps.push_back(sources);
     if (sources.IsSequence())
       for (const auto& m : sources) maps.push_back(m);
-    for (const auto& m : maps) {
+    if (maps.empty())
+      throw InputError(fmt::format("{}:{}: a merge key (<<) must name a mapping", walk.path, line));
+    for (auto& m : maps) {
       if (!m.IsMap())
-        throw InputError(
-            fmt::format("{}:{}: a merge key (<<) must name a mapping", path, m.Mark().line + 1));
+        throw InputError(fmt::format("{}:{}: a merge key (<<) must name a mapping", walk.path,
+                                     m.Mark().line + 1));
+      apply_merge_keys(m, walk, depth + 1);
       for (const auto& kv : m)
         if (!n[kv.first.Scalar()]) n[kv.first.Scalar()] = kv.second;
     }
   }
-  for (auto kv : n) apply_merge_keys(kv.second, path, visited);
+  for (auto kv : n) apply_merge_keys(kv.second, walk, depth + 1);
 }
 
 }  // namespace
@@ -110,10 +125,10 @@ YAML::Node load_yaml_file(const std::string& path) {
         fmt::format("{}: holds {} YAML documents; csxsim reads one", path, docs.size()));
   YAML::Node root = docs.empty() ? YAML::Node() : docs.front();
   if (!root || root.IsNull()) throw InputError(fmt::format("{}: the file is empty", path));
-  std::int64_t visited = 0;
-  reject_duplicate_keys(root, path, visited);
-  visited = 0;
-  apply_merge_keys(root, path, visited);
+  Walk check{path};
+  reject_duplicate_keys(root, check, 0);
+  Walk merge{path};
+  apply_merge_keys(root, merge, 0);
   if (!root.IsMap())
     throw InputError(fmt::format("{}: expected a YAML mapping of keys at the top level", path));
   return root;

@@ -21,7 +21,8 @@ double pass_flops(const Layer& layer, double samples, bool backward, double reco
   const double forward = layer.forward_flops * samples;
   if (!backward) return forward;
   const bool again = layer.kind == LayerKind::kBlock && layer.backward_factor > 0;
-  return forward * (layer.backward_factor + (again ? recompute_passes : 0.0));
+  const double redo = layer.recompute_flops >= 0 ? layer.recompute_flops : layer.forward_flops;
+  return forward * layer.backward_factor + (again ? recompute_passes * redo * samples : 0.0);
 }
 
 double pass_tokens(const Layer& layer, double samples, double seq_len) {

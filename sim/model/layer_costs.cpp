@@ -80,20 +80,27 @@ Layer transformer_block(const Stack& st, std::int64_t index, const std::string& 
     for (const auto& mm : extra) twin += mm.flops;
     L.matmuls.insert(L.matmuls.end(), extra.begin(), extra.end());
     L.backward_factor = 2.0 * trained / (trained + twin);
+    L.recompute_flops = trained;  // only the trained model's activations are recomputed
   }
-  // Korthikanti et al. 2022, table 2, term by term: attention 5sh + 2s*i + 4s*kv + 5a*s*w
-  // (11sh + 5as^2 with i = kv = h, w = s), MLP 3sh + 4sf (the input of every matmul and
-  // nonlinearity: gated, 8sf for gate, up, activation and product; times t + r for MoE),
-  // two LayerNorms 4sh. f = 4h: sh(34 + 5as/h).
+  // Korthikanti et al. 2022, table 2, term by term (the input of every matmul and nonlinearity,
+  // 16-bit; dropout masks 1 byte): attention 2sh (QKV input) + 2s*i + 2s*kv (Q, K) + 2s*kv (V)
+  // + 2s*i (output projection input) + sh (mask) = 3sh + 4s*i + 4s*kv, plus scores 5a*s*w;
+  // MLP 3sh + 4sf (gated: 8sf for gate, up, activation and product; times t + r for MoE);
+  // 2sh per norm. i = kv = h, f = 4h, two norms, w = s: sh(34 + 5as/h).
   const double mlp = 3 * s * h + (t + r) * (st.gated_ffn ? 8.0 : 4.0) * s * f;
-  double attention = 5 * s * h + 2 * s * i + 4 * s * kv;
+  double attention = 3 * s * h + 4 * s * i + 4 * s * kv;
   L.score_bytes = 5 * a * s * w;
+  L.kv_bytes = 4 * s * kv;
+  double norms = d(st.norms_per_block) * 2 * s * h;
   if (st.cross_attention_tokens > 0) {
+    // Cross-attention: Q input, Q, the encoder's K and V, output projection input, mask, norm.
     const double m = d(st.cross_attention_tokens);
-    attention += 2 * s * h + 2 * s * i + 2 * s * h;
+    attention += 3 * s * h + 4 * s * i + 4 * m * kv;
     L.score_bytes += 5 * a * s * m;
+    L.kv_bytes += 4 * m * kv;
+    norms += 2 * s * h;
   }
-  L.activation_bytes = attention + L.score_bytes + mlp + 4 * s * h;
+  L.activation_bytes = attention + L.score_bytes + mlp + norms;
   L.boundary_bytes = kBytes16 * s * h;
   return L;
 }
@@ -209,13 +216,16 @@ Layer head(const ModelSpec& m) {
       break;
     }
     case HeadKind::kDinoProjection: {
-      // DINOv2 heads: MLP h -> 2048 -> 2048 -> 384 and a 384 x K prototype layer; a DINO and an
-      // iBOT head for the student, the same two run forward for the teacher (Oquab et al. 2023).
-      const double hid = 2048, bott = 384, K = d(m.projection_output);
-      const double one = h * hid + hid + hid * hid + hid + hid * bott + bott + bott * K;
-      params += 4 * one;
-      const double flops = 2 * (h * hid + hid * hid + hid * bott + bott * K);
-      L.matmuls = {{h, hid, flops * d(m.image_tokens)}};
+      // DINOv2 heads (Oquab et al. 2023): an MLP of projection_layers layers from h to the
+      // bottleneck and a prototype layer to K outputs. The student's DINO and iBOT heads are
+      // trained; the EMA teacher's copies only run forward and are not counted.
+      const double hid = d(m.projection_hidden), bott = d(m.projection_bottleneck),
+                   K = d(m.projection_output), n = d(std::max<std::int64_t>(1, m.projection_layers));
+      const double mlp = n == 1 ? h * bott + bott
+                                : h * hid + hid + (n - 2) * (hid * hid + hid) + hid * bott + bott;
+      const double one = mlp + bott * K;
+      params += 2 * one;
+      L.matmuls = {{h, hid, 2 * 2 * one * d(m.image_tokens)}};  // both heads, once per crop
       streamed = params;
       L.boundary_bytes = kBytes16 * K;
       break;
@@ -241,6 +251,7 @@ ModelCosts resnet50(const ModelSpec& m) {
   const double scale = d(m.image_size) / 224.0;
   auto conv = [&](Layer& L, double k, double cin, double cout, double side) {
     const double out_side = side * scale;
+    if (L.tokens == 0) L.tokens = out_side * out_side;  // a convolution's tokens: its positions
     L.parameters += static_cast<std::int64_t>(k * k * cin * cout + 2 * cout);
     L.matmuls.push_back({k * k * cin, cout, 2 * k * k * cin * cout * out_side * out_side});
     // Conv output and BN output kept for backward, 16-bit.
@@ -346,6 +357,7 @@ void sum_flops(ModelCosts& c) {
   for (auto& L : c.layers) {
     L.forward_flops = 0;
     for (const auto& mm : L.matmuls) L.forward_flops += mm.flops;
+    if (L.recompute_flops < 0) L.recompute_flops = L.forward_flops;
   }
 }
 
@@ -393,7 +405,7 @@ double ModelCosts::train_flops_per_sample(bool recompute) const {
   double f = 0;
   for (const auto& L : layers) {
     const bool again = recompute && L.kind == LayerKind::kBlock && L.backward_factor > 0;
-    f += L.forward_flops * (1.0 + L.backward_factor + (again ? 1.0 : 0.0));
+    f += L.forward_flops * (1.0 + L.backward_factor) + (again ? L.recompute_flops : 0.0);
   }
   return f;
 }

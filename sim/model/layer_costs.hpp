@@ -43,6 +43,10 @@ struct Layer {
   std::vector<Matmul> matmuls;   // what the forward FLOPs are made of
   double activation_bytes = 0;   // bytes per sample kept for backward, nothing recomputed
   double score_bytes = 0;        // of which attention scores, softmax and dropout mask (5as^2)
+  double kv_bytes = 0;           // of which the attention's K and V (what a token-chunked
+                                 // recompute of the block must hold whole)
+  double recompute_flops = -1;   // FLOP per sample a recompute redoes (-1: forward_flops; less
+                                 // when a frozen twin's forward is part of forward_flops)
   double boundary_bytes = 0;     // bytes per sample of the layer's output (16-bit)
 };
 

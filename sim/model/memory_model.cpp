@@ -15,6 +15,14 @@ double max_boundary_bytes(const ModelCosts& c) {
   return b;
 }
 
+// The K and V of the widest attention: a block recomputed or back-propagated in token chunks
+// (as FlashAttention's backward does, Dao et al. 2022) holds them whole.
+double max_kv_bytes(const ModelCosts& c) {
+  double b = 0;
+  for (const auto& L : c.layers) b = std::max(b, L.kv_bytes);
+  return b;
+}
+
 // Per-sample activation bytes with everything kept (attention scores recomputed in-kernel).
 double kept_bytes(const ModelCosts& c) {
   double k = 0;
@@ -41,7 +49,7 @@ Plan segment_plan(const ModelCosts& c) {
       best_k = k;
     }
   }
-  return {b * best, 1.0, fmt::format("checkpoints every {} blocks", best_k)};
+  return {b * best + max_kv_bytes(c), 1.0, fmt::format("checkpoints every {} blocks", best_k)};
 }
 
 double fixed_bytes(const ModelCosts& c, const platform::PlatformSpec& p, Pass pass,
@@ -76,7 +84,7 @@ std::optional<Plan> choose(const ModelCosts& c, const platform::PlatformSpec& p,
   }
   const double L = static_cast<double>(std::max<std::int64_t>(1, c.num_blocks));
   for (std::int64_t k = 2; k <= std::max<std::int64_t>(2, c.num_blocks); ++k) {
-    const double per_sample = b * (std::ceil(L / static_cast<double>(k)) + 3);
+    const double per_sample = b * (std::ceil(L / static_cast<double>(k)) + 3) + max_kv_bytes(c);
     if (per_sample >= seg.per_sample) continue;
     if (n * per_sample <= room)
       return Plan{per_sample, (static_cast<double>(k) + 1) / 2,
@@ -92,7 +100,8 @@ double least_per_sample(const ModelCosts& c, const platform::PlatformSpec& p, Pa
   if (p.store_all_activations) return kept_bytes(c);
   const double L = static_cast<double>(std::max<std::int64_t>(1, c.num_blocks));
   return std::min(
-      {kept_bytes(c), segment_plan(c).per_sample, b * (std::ceil(L / std::max(2.0, L)) + 3)});
+      {kept_bytes(c), segment_plan(c).per_sample,
+       b * (std::ceil(L / std::max(2.0, L)) + 3) + max_kv_bytes(c)});
 }
 
 std::string gb(double bytes) {

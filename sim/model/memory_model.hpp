@@ -10,9 +10,15 @@
 //   1. keep all: K; no recompute.
 //   2. keep a fraction f of K, recompute the rest: f K + (1 - f) C; 1 - f forward passes.
 //   3. checkpoints every k blocks, each segment recomputed once in backward (Chen et al. 2016):
-//      C = b (ceil(L / k) + k + 2), k minimizing it; one forward pass.
+//      C = b (ceil(L / k) + k + 2) + KV, k minimizing it; one forward pass.
 //   4. checkpoints every k blocks, each block recomputed from its segment's checkpoint
-//      (nested recomputation; Griewank & Walther 2000): b (ceil(L / k) + 3); (k + 1) / 2 passes.
+//      (nested recomputation; Griewank & Walther 2000): b (ceil(L / k) + 3) + KV; (k + 1) / 2
+//      passes.
+// Plans 3 and 4 recompute and back-propagate a block in token chunks, as FlashAttention's
+// backward does (Dao et al. 2022): besides its boundaries a block then holds only its attention's
+// K and V (KV = 4 s kv bytes) whole, not its other activations. That is the hypothesis (the
+// compiler's real choice is not public) that admits every Model Zoo preset; it makes the
+// smallest footprint a few boundaries per sample.
 // The compiler is taken to pick the least recompute that fits (reference data: every shipped
 // Model Zoo MBS compiled, although no plan without recompute fits them).
 #pragma once

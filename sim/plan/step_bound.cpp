@@ -28,13 +28,18 @@ LinkBusy link_busy_times(const SimulationInput& input) {
   if (build_swarmx_tree(input.plan.split.num_csx, p.swarmx_fanout).depth > 1)
     slowest = std::min(slowest, static_cast<double>(p.io_ports) * p.swarmx_link_bandwidth_Bps);
   const StepSchedule schedule(input);
-  double per_pass = 0;  // bytes of one pass over every layer
-  for (std::int64_t layer = 0; layer < schedule.num_layers(); ++layer)
-    per_pass += static_cast<double>(schedule.chunks(layer) * schedule.chunk_bytes(layer));
+  double forward = 0, backward = 0, grads = 0;  // bytes of one pass over every layer
+  for (std::int64_t layer = 0; layer < schedule.num_layers(); ++layer) {
+    const auto chunks = static_cast<double>(schedule.chunks(layer));
+    forward += chunks * static_cast<double>(schedule.weight_chunk_bytes(layer, false));
+    backward += chunks * static_cast<double>(schedule.weight_chunk_bytes(layer, true));
+    grads += chunks * static_cast<double>(schedule.grad_chunk_bytes(layer));
+  }
   const double k = static_cast<double>(schedule.num_microbatches());
   const double grad_passes = static_cast<double>(schedule.grad_transfers_per_step()) /
                              static_cast<double>(std::max<std::int64_t>(1, schedule.num_layers()));
-  return {per_pass * k * (schedule.train() ? 2 : 1) / slowest, per_pass * grad_passes / slowest};
+  return {(forward + (schedule.train() ? backward : 0.0)) * k / slowest,
+          grads * grad_passes / slowest};
 }
 
 void summarize(const SimulationInput& input, SimulationResult& r) {

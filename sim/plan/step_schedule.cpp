@@ -45,6 +45,15 @@ std::uint64_t StepSchedule::chunk_bytes(std::int64_t layer) const {
   return static_cast<std::uint64_t>(weight_bytes(layer) / static_cast<double>(chunks(layer)) + 0.5);
 }
 
+std::uint64_t StepSchedule::weight_chunk_bytes(std::int64_t layer, bool backward) const {
+  const auto& L = input_.costs.layers[static_cast<std::size_t>(layer)];
+  return backward && L.backward_factor <= 0 ? 0 : chunk_bytes(layer);
+}
+
+std::uint64_t StepSchedule::grad_chunk_bytes(std::int64_t layer) const {
+  return input_.costs.layers[static_cast<std::size_t>(layer)].trainable ? chunk_bytes(layer) : 0;
+}
+
 std::int64_t StepSchedule::weight_transfers_per_step() const {
   return k_ * num_layers_ * (train_ ? 2 : 1);
 }

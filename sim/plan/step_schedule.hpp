@@ -35,6 +35,11 @@ class StepSchedule {
   // A layer's weights (or gradients) move in equal chunks of at most swarmx_chunk_bytes.
   [[nodiscard]] std::int64_t chunks(std::int64_t layer) const;
   [[nodiscard]] std::uint64_t chunk_bytes(std::int64_t layer) const;
+  // Bytes of a weight chunk of a pass: none for the backward pass of a frozen layer that no
+  // gradient passes through (backward_factor 0).
+  [[nodiscard]] std::uint64_t weight_chunk_bytes(std::int64_t layer, bool backward) const;
+  // Bytes of a gradient chunk: none for a frozen layer (it has no gradient to send).
+  [[nodiscard]] std::uint64_t grad_chunk_bytes(std::int64_t layer) const;
 
   // Samples in microbatch j of a system (balanced sizes, largest first, or the override).
   [[nodiscard]] std::int64_t microbatch_samples(std::int64_t system, std::int64_t j) const;

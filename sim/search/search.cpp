@@ -70,7 +70,6 @@ double model_flops_per_step(const model::ModelCosts& costs, model::Pass pass,
 SearchOutcome run_search(const SearchRequest& req, const Simulator& simulate) {
   SearchOutcome out;
   const auto mx = model::memoryx_check(req.costs, req.platform);
-  if (!mx.fits) throw InfeasibleError(mx.reason);
 
   std::vector<std::int64_t> candidates = req.resolution.candidates;
   const std::int64_t P = req.split.per_system_batch_size;
@@ -88,6 +87,10 @@ SearchOutcome run_search(const SearchRequest& req, const Simulator& simulate) {
   std::vector<std::size_t> simulated_rows;
   for (const auto mbs : candidates) {
     out.rows.push_back(prepare(req, mbs));
+    if (!mx.fits) {  // no candidate runs when MemoryX cannot hold the model
+      out.rows.back().fits = false;
+      out.rows.back().reason = mx.reason;
+    }
     if (!out.rows.back().fits) continue;
     inputs.push_back(plan_input(req, out.rows.back()));
     simulated_rows.push_back(out.rows.size() - 1);

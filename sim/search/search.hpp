@@ -56,8 +56,8 @@ struct SearchOutcome {
 using Simulator = std::function<std::vector<plan::SimulationResult>(
     const std::vector<plan::SimulationInput>&)>;
 
-// Throws InfeasibleError when MemoryX cannot hold the model.
-// When no candidate fits, returns an outcome without a chosen row (the caller reports it and
+// When no candidate fits (on-chip memory, or MemoryX cannot hold the model: every row then
+// gives that reason), returns an outcome without a chosen row (the caller reports it and
 // exits 1).
 [[nodiscard]] SearchOutcome run_search(const SearchRequest& request, const Simulator& simulate);
 

@@ -5,74 +5,44 @@
 
 #include "cli/commands.hpp"
 #include "cli/options.hpp"
+#include "input/model_loader.hpp"
+#include "input/platform_loader.hpp"
 #include "input/scenario.hpp"
 #include "model/layer_costs.hpp"
 #include "model/memory_model.hpp"
-#include "input/model_loader.hpp"
-#include "input/platform_loader.hpp"
+
+namespace csx::model {
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(Stack, name, num_layers, hidden_size, num_heads, num_kv_heads,
+                                   head_dim, causal, sliding_window, position, filter_size,
+                                   nonlinearity, parallel_attention_ffn, num_experts, top_k,
+                                   num_shared_experts, tokens, trainable)
+}  // namespace csx::model
 
 namespace csx::cli {
 namespace {
 
-const char* kind_name(model::LayerKind k) {
-  switch (k) {
-    case model::LayerKind::kEmbedding:
-      return "embedding";
-    case model::LayerKind::kBlock:
-      return "block";
-    case model::LayerKind::kHead:
-      return "head";
-  }
-  return "?";
-}
+// Names in enum order (model::LayerKind, model::Architecture).
+constexpr const char* kKindNames[] = {"embedding", "block", "head"};
+constexpr const char* kArchitectureNames[] = {"decoder",
+                                              "encoder",
+                                              "encoder-decoder",
+                                              "vision transformer",
+                                              "diffusion transformer",
+                                              "vision encoder + decoder",
+                                              "CNN with batch norm",
+                                              "fully connected"};
 
+const char* kind_name(model::LayerKind k) {
+  return kKindNames[static_cast<int>(k)];
+}
 const char* architecture_name(model::Architecture a) {
-  switch (a) {
-    case model::Architecture::kDecoder:
-      return "decoder";
-    case model::Architecture::kEncoder:
-      return "encoder";
-    case model::Architecture::kEncoderDecoder:
-      return "encoder-decoder";
-    case model::Architecture::kVisionTransformer:
-      return "vision transformer";
-    case model::Architecture::kDiffusionTransformer:
-      return "diffusion transformer";
-    case model::Architecture::kMultimodal:
-      return "vision encoder + decoder";
-    case model::Architecture::kResNet:
-      return "CNN with batch norm";
-    case model::Architecture::kMlp:
-      return "fully connected";
-  }
-  return "?";
+  return kArchitectureNames[static_cast<int>(a)];
 }
 
 std::string attention_kind(const model::Stack& st) {
   if (st.num_kv_heads == 1 && st.num_heads > 1) return "multi-query";
   if (st.num_kv_heads < st.num_heads) return "grouped-query";
   return "multi-head";
-}
-
-nlohmann::ordered_json stack_json(const model::Stack& st) {
-  return {{"name", st.name},
-          {"num_layers", st.num_layers},
-          {"hidden_size", st.hidden_size},
-          {"num_heads", st.num_heads},
-          {"num_kv_heads", st.num_kv_heads},
-          {"head_dim", st.head_dim},
-          {"attention", attention_kind(st)},
-          {"causal", st.causal},
-          {"sliding_window", st.sliding_window},
-          {"position", st.position},
-          {"filter_size", st.filter_size},
-          {"nonlinearity", st.nonlinearity},
-          {"parallel_attention_ffn", st.parallel_attention_ffn},
-          {"num_experts", st.num_experts},
-          {"top_k", st.top_k},
-          {"num_shared_experts", st.num_shared_experts},
-          {"tokens", st.tokens},
-          {"trainable", st.trainable}};
 }
 
 }  // namespace
@@ -114,7 +84,11 @@ int describe_command(const Args& args) {
     j["modelled"] = spec.modelled;
     j["warnings"] = scenario.warnings;
     auto& stacks = j["stacks"] = nlohmann::json::array();
-    for (const auto& st : spec.stacks) stacks.push_back(stack_json(st));
+    for (const auto& st : spec.stacks) {
+      nlohmann::ordered_json one = nlohmann::json(st);
+      one["attention"] = attention_kind(st);
+      stacks.push_back(std::move(one));
+    }
     j["parameters"] = costs.parameters();
     j["train_flops_per_sample"] = train_flops;
     j["train_flops_per_sample_with_recompute"] = costs.train_flops_per_sample(true);

@@ -6,14 +6,14 @@
 #include <fmt/ranges.h>
 #include <algorithm>
 #include <filesystem>
+#include <map>
 
 #include "common/did_you_mean.hpp"
 #include "common/errors.hpp"
-#include "input/yaml_block.hpp"
-#include "input/family_catalog.hpp"
 #include "input/family_readers.hpp"
-#include "input/modelzoo_keys.hpp"
+#include "input/modelzoo_data.hpp"
 #include "input/stack_reader.hpp"
+#include "input/yaml_block.hpp"
 
 namespace csx::model {
 namespace {
@@ -175,8 +175,7 @@ Identified identify_family(const io::Block& m, const std::string& file, ModelSpe
       guess = "bert/classifier";
     else
       guess = "bert";
-  }
-  else if (has("depth") && !has("vocab_size"))
+  } else if (has("depth") && !has("vocab_size"))
     guess = "fc_mnist";
   else if (has("embedding_size") && has("seq_len"))
     guess = "layers_api_demo";
@@ -223,6 +222,22 @@ void check_model_keys(const io::Block& m, const std::string& family, ModelSpec& 
   }
 }
 
+// The reader of each kind of family (family_readers.hpp).
+using Reader = void (*)(const FamilyInput&, ModelSpec&);
+Reader reader_of(Architecture a) {
+  using A = Architecture;
+  static const std::map<Architecture, Reader> readers{
+      {A::kDecoder, read_decoder},
+      {A::kEncoder, read_encoder},
+      {A::kEncoderDecoder, read_encoder_decoder},
+      {A::kVisionTransformer, read_vision_transformer},
+      {A::kDiffusionTransformer, read_diffusion_transformer},
+      {A::kMultimodal, read_multimodal},
+      {A::kResNet, read_resnet},
+      {A::kMlp, read_mlp}};
+  return readers.at(a);
+}
+
 // Refuses models whose counts would not fit the 64-bit arithmetic of the cost model: more than
 // 1e15 parameters (far above any published model).
 void check_size(const ModelSpec& s) {
@@ -249,8 +264,7 @@ const std::vector<std::string>& known_families() {
 ModelSpec read_model_unchecked(const YAML::Node& root, const std::string& file,
                                std::optional<std::int64_t> seq_len) {
   if (seq_len && (*seq_len < 1 || *seq_len > kMaxSequence))
-    throw InputError(
-        fmt::format("--seq-len = {}: must be within [1, {}]", *seq_len, kMaxSequence));
+    throw InputError(fmt::format("--seq-len = {}: must be within [1, {}]", *seq_len, kMaxSequence));
   const io::Block m = model_block(root, file);
   ModelSpec s;
   s.source = file;
@@ -269,32 +283,7 @@ ModelSpec read_model_unchecked(const YAML::Node& root, const std::string& file,
   s.architecture = family->architecture;
   check_model_keys(m, s.name, s);
   const FamilyInput in{m, train_data_block(root, file), file, seq_len};
-  switch (family->architecture) {
-    case Architecture::kDecoder:
-      read_decoder(in, s);
-      break;
-    case Architecture::kEncoder:
-      read_encoder(in, s);
-      break;
-    case Architecture::kEncoderDecoder:
-      read_encoder_decoder(in, s);
-      break;
-    case Architecture::kVisionTransformer:
-      read_vision_transformer(in, s);
-      break;
-    case Architecture::kDiffusionTransformer:
-      read_diffusion_transformer(in, s);
-      break;
-    case Architecture::kMultimodal:
-      read_multimodal(in, s);
-      break;
-    case Architecture::kResNet:
-      read_resnet(in, s);
-      break;
-    case Architecture::kMlp:
-      read_mlp(in, s);
-      break;
-  }
+  reader_of(family->architecture)(in, s);
   check_size(s);
   return s;
 }

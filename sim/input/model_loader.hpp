@@ -2,11 +2,11 @@
 // layout: model) or from a models/*.yaml file that uses the same field names.
 #pragma once
 
+#include <yaml-cpp/yaml.h>
 #include <cstdint>
 #include <optional>
 #include <string>
 #include <vector>
-#include <yaml-cpp/yaml.h>
 
 #include "model/model_spec.hpp"
 

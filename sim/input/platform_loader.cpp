@@ -7,8 +7,8 @@
 
 #include "common/did_you_mean.hpp"
 #include "common/errors.hpp"
-#include "input/yaml_block.hpp"
 #include "input/platform_loader.hpp"
+#include "input/yaml_block.hpp"
 
 namespace csx::platform {
 namespace {
@@ -168,10 +168,10 @@ void apply_overrides(PlatformSpec& p,
     if (platform == p.name)
       override_parameter(p, key.substr(colon + 1), value);
     else if (refuse_other_platforms)
-      throw InputError(fmt::format("--platform-override {}={}: this run's platform is '{}', not "
-                                   "'{}'{}",
-                                   key, value, p.name, platform,
-                                   did_you_mean(platform, {p.name})));
+      throw InputError(
+          fmt::format("--platform-override {}={}: this run's platform is '{}', not "
+                      "'{}'{}",
+                      key, value, p.name, platform, did_you_mean(platform, {p.name})));
   }
 }
 

@@ -1,10 +1,10 @@
 // platforms/*.yaml -> PlatformSpec, and --platform-override: the platform files' reader.
 #pragma once
 
+#include <yaml-cpp/yaml.h>
 #include <string>
 #include <utility>
 #include <vector>
-#include <yaml-cpp/yaml.h>
 
 #include "platform/platform_spec.hpp"
 

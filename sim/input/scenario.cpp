@@ -6,9 +6,9 @@
 
 #include "common/did_you_mean.hpp"
 #include "common/errors.hpp"
-#include "input/yaml_block.hpp"
 #include "input/model_loader.hpp"
-#include "input/modelzoo_keys.hpp"
+#include "input/modelzoo_data.hpp"
+#include "input/yaml_block.hpp"
 
 namespace csx::io {
 namespace {
@@ -108,7 +108,8 @@ Setting setting_in(const Block& b, const std::string& key) {
 const std::vector<std::string>& dataloader_keys() {
   static const std::vector<std::string> keys = [] {
     std::vector<std::string> k{"batch_size", "micro_batch_size"};
-    for (auto key : model::modelzoo_dataloader_keys()) k.emplace_back(key);
+    const auto& more = model::modelzoo_dataloader_keys();
+    k.insert(k.end(), more.begin(), more.end());
     return k;
   }();
   return keys;

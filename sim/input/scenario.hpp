@@ -26,9 +26,9 @@ struct Scenario {
   std::optional<std::int64_t> num_csx;          // cluster_config.num_csx / runconfig.num_csx
   std::optional<std::int64_t> batch_size;       // train dataloader / train_input (samples)
   std::optional<std::int64_t> eval_batch_size;  // val dataloader / eval_input (samples)
-  // micro_batch_size for training and for eval; unset means auto. Precedence (README, "Microbatching rules"):
-  // ScopedTrainFlags / ScopedValidateFlags, then GlobalFlags, then the dataloader's
-  // micro_batch_size (train_dataloader / val_dataloader, or train_input / eval_input).
+  // micro_batch_size for training and for eval; unset means auto. Precedence (README,
+  // "Microbatching rules"): ScopedTrainFlags / ScopedValidateFlags, then GlobalFlags, then the
+  // dataloader's micro_batch_size (train_dataloader / val_dataloader, or train_input / eval_input).
   std::optional<batching::MbsSetting> train_micro_batch_size;
   std::optional<batching::MbsSetting> eval_micro_batch_size;
   std::string train_micro_batch_size_where;  // "file:line: key" of the setting, for messages

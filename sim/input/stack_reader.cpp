@@ -14,11 +14,10 @@ namespace {
 // Activation names Model Zoo configs use (gelu, quick_gelu, relu, swiglu, geglu in the shipped
 // configs) and their usual relatives; the GLU variants gate the FFN with a third matrix.
 const std::vector<std::string> kNonlinearities{
-    "gelu",  "gelu_new", "gelu_fast", "quick_gelu", "relu",   "relu6", "leaky_relu", "silu",
-    "swish", "tanh",     "sigmoid",   "linear",     "swiglu", "geglu", "reglu",      "liglu",
-    "bliglu"};
-const std::vector<std::string> kPositions{"learned", "fixed", "rotary", "alibi", "relative",
-                                          "None", "none"};
+    "gelu", "gelu_new", "gelu_fast", "quick_gelu", "relu",  "relu6", "leaky_relu", "silu",  "swish",
+    "tanh", "sigmoid",  "linear",    "swiglu",     "geglu", "reglu", "liglu",      "bliglu"};
+const std::vector<std::string> kPositions{"learned",  "fixed", "rotary", "alibi",
+                                          "relative", "None",  "none"};
 const std::vector<std::string> kNorms{"layernorm", "rmsnorm", "biasless-layernorm"};
 
 bool gated(const std::string& nonlinearity) {

@@ -1,8 +1,8 @@
 // Sweep value lists, shard specs and CSV record splitting.
 #include "input/value_list.hpp"
 
-#include <charconv>
 #include <fmt/format.h>
+#include <charconv>
 #include <limits>
 
 #include "common/errors.hpp"
@@ -19,9 +19,10 @@ std::int64_t whole(const std::string& text, const std::string& flag, const std::
   if (ec == std::errc::result_out_of_range)
     throw InputError(fmt::format("{} {}: {} does not fit a 64-bit integer", flag, list, text));
   if (text.empty() || ec != std::errc{} || ptr != text.data() + text.size())
-    throw InputError(fmt::format("{} {}: '{}' is not a whole number (use 1,2,4 or 1:64:x2 or "
-                                 "256:2048:+256)",
-                                 flag, list, text));
+    throw InputError(
+        fmt::format("{} {}: '{}' is not a whole number (use 1,2,4 or 1:64:x2 or "
+                    "256:2048:+256)",
+                    flag, list, text));
   if (v < min) throw InputError(fmt::format("{} {}: {} must be at least {}", flag, list, v, min));
   return v;
 }
@@ -54,8 +55,8 @@ std::vector<std::int64_t> parse_value_list(const std::string& text, const std::s
   }
   const auto parts = split(text, ':');
   if (parts.size() != 3 || parts[2].size() < 2 || (parts[2][0] != 'x' && parts[2][0] != '+'))
-    throw InputError(fmt::format("{} {}: a range is START:END:xFACTOR or START:END:+STEP", flag,
-                                 text));
+    throw InputError(
+        fmt::format("{} {}: a range is START:END:xFACTOR or START:END:+STEP", flag, text));
   const std::int64_t start = whole(parts[0], flag, text, 1), end = whole(parts[1], flag, text, 1);
   if (start > end)
     throw InputError(fmt::format("{} {}: start {} is larger than end {}", flag, text, start, end));
@@ -78,15 +79,17 @@ std::vector<std::int64_t> parse_value_list(const std::string& text, const std::s
 std::pair<std::int64_t, std::int64_t> parse_shard(const std::string& text) {
   const auto parts = split(text, '/');
   if (parts.size() != 2)
-    throw InputError(fmt::format("--shard {}: expected I/N, e.g. 0/4 (shards are numbered 0 to "
-                                 "N-1)",
-                                 text));
+    throw InputError(
+        fmt::format("--shard {}: expected I/N, e.g. 0/4 (shards are numbered 0 to "
+                    "N-1)",
+                    text));
   const std::int64_t i = whole(parts[0], "--shard", text, 0);
   const std::int64_t n = whole(parts[1], "--shard", text, 1);
   if (i >= n)
-    throw InputError(fmt::format("--shard {}: shard index {} must be below the shard count {} "
-                                 "(shards are numbered 0 to {})",
-                                 text, i, n, n - 1));
+    throw InputError(
+        fmt::format("--shard {}: shard index {} must be below the shard count {} "
+                    "(shards are numbered 0 to {})",
+                    text, i, n, n - 1));
   return {i, n};
 }
 

@@ -29,14 +29,14 @@ struct Walk {
   const std::string& path;
   std::int64_t visited = 0;
   void enter(int depth) {
-    if (++visited > kMaxExpandedNodes)
-      throw InputError(fmt::format("{}: expands to more than {} YAML nodes (aliases that repeat "
-                                   "nodes); not a csxsim input",
-                                   path, kMaxExpandedNodes));
-    if (depth > kMaxDepth)
-      throw InputError(fmt::format("{}: nests deeper than {} levels (an alias that refers to "
-                                   "itself?); not a csxsim input",
-                                   path, kMaxDepth));
+    const bool deep = depth > kMaxDepth, many = ++visited > kMaxExpandedNodes;
+    if (!deep && !many) return;
+    throw InputError(fmt::format(
+        "{}: {}; not a csxsim input", path,
+        deep ? fmt::format("nests deeper than {} levels (an alias that refers to itself?)",
+                           kMaxDepth)
+             : fmt::format("expands to more than {} YAML nodes (aliases that repeat nodes)",
+                           kMaxExpandedNodes)));
   }
 };
 

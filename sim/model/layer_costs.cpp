@@ -6,6 +6,7 @@
 #include <fmt/format.h>
 #include <algorithm>
 #include <cmath>
+#include <numeric>
 
 namespace csx::model {
 namespace {
@@ -220,7 +221,8 @@ Layer head(const ModelSpec& m) {
       // bottleneck and a prototype layer to K outputs. The student's DINO and iBOT heads are
       // trained; the EMA teacher's copies only run forward and are not counted.
       const double hid = d(m.projection_hidden), bott = d(m.projection_bottleneck),
-                   K = d(m.projection_output), n = d(std::max<std::int64_t>(1, m.projection_layers));
+                   K = d(m.projection_output),
+                   n = d(std::max<std::int64_t>(1, m.projection_layers));
       const double mlp = n == 1 ? h * bott + bott
                                 : h * hid + hid + (n - 2) * (hid * hid + hid) + hid * bott + bott;
       const double one = mlp + bott * K;
@@ -376,44 +378,42 @@ ModelCosts layer_costs(const ModelSpec& spec) {
   return c;
 }
 
+namespace {
+
+// The sum of `f` over the layers.
+template <typename T, typename F>
+T sum(const std::vector<Layer>& layers, F f) {
+  return std::accumulate(layers.begin(), layers.end(), T{},
+                         [&](T total, const Layer& L) { return total + f(L); });
+}
+
+}  // namespace
+
 std::int64_t ModelCosts::parameters() const {
-  std::int64_t n = 0;
-  for (const auto& L : layers) n += L.parameters;
-  return n;
+  return sum<std::int64_t>(layers, [](const Layer& L) { return L.parameters; });
 }
 
 std::int64_t ModelCosts::trainable_parameters() const {
-  std::int64_t n = 0;
-  for (const auto& L : layers)
-    if (L.trainable) n += L.parameters;
-  return n;
+  return sum<std::int64_t>(layers, [](const Layer& L) { return L.trainable ? L.parameters : 0; });
 }
 
 double ModelCosts::weight_bytes_per_pass() const {
-  double b = 0;
-  for (const auto& L : layers) b += L.weight_bytes;
-  return b;
+  return sum<double>(layers, [](const Layer& L) { return L.weight_bytes; });
 }
 
 double ModelCosts::forward_flops_per_sample() const {
-  double f = 0;
-  for (const auto& L : layers) f += L.forward_flops;
-  return f;
+  return sum<double>(layers, [](const Layer& L) { return L.forward_flops; });
 }
 
 double ModelCosts::train_flops_per_sample(bool recompute) const {
-  double f = 0;
-  for (const auto& L : layers) {
+  return sum<double>(layers, [&](const Layer& L) {
     const bool again = recompute && L.kind == LayerKind::kBlock && L.backward_factor > 0;
-    f += L.forward_flops * (1.0 + L.backward_factor) + (again ? L.recompute_flops : 0.0);
-  }
-  return f;
+    return L.forward_flops * (1.0 + L.backward_factor) + (again ? L.recompute_flops : 0.0);
+  });
 }
 
 double ModelCosts::activation_bytes_per_sample() const {
-  double b = 0;
-  for (const auto& L : layers) b += L.activation_bytes;
-  return b;
+  return sum<double>(layers, [](const Layer& L) { return L.activation_bytes; });
 }
 
 double ModelCosts::max_layer_weight_bytes() const {

@@ -99,9 +99,8 @@ double least_per_sample(const ModelCosts& c, const platform::PlatformSpec& p, Pa
   if (pass == Pass::kEval) return 2 * b;
   if (p.store_all_activations) return kept_bytes(c);
   const double L = static_cast<double>(std::max<std::int64_t>(1, c.num_blocks));
-  return std::min(
-      {kept_bytes(c), segment_plan(c).per_sample,
-       b * (std::ceil(L / std::max(2.0, L)) + 3) + max_kv_bytes(c)});
+  return std::min({kept_bytes(c), segment_plan(c).per_sample,
+                   b * (std::ceil(L / std::max(2.0, L)) + 3) + max_kv_bytes(c)});
 }
 
 std::string gb(double bytes) {
@@ -117,7 +116,9 @@ std::int64_t samples_in(double room, double per_sample) {
 
 }  // namespace
 
-const char* to_string(Pass pass) { return pass == Pass::kTrain ? "train" : "eval"; }
+const char* to_string(Pass pass) {
+  return pass == Pass::kTrain ? "train" : "eval";
+}
 
 MemoryBreakdown on_chip_memory(const ModelCosts& c, const platform::PlatformSpec& p,
                                std::int64_t micro_batch_size, Pass pass) {

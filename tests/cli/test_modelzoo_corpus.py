@@ -136,7 +136,7 @@ for rel, figure, source in PUBLISHED:
 
 # The README's family table names every family of the catalog.
 import re
-catalog = re.findall(r'\{"([a-z0-9_/\-]+)", A::', open(os.path.join(ROOT, "sim/input/family_catalog.cpp")).read())
+catalog = [f["name"] for f in json.load(open(os.path.join(ROOT, "sim/input/modelzoo.json")))["families"]]
 readme = open(os.path.join(ROOT, "README.md")).read()
 table = [l for l in readme.splitlines() if l.startswith("| `")]
 for fam in catalog:

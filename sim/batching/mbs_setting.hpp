@@ -29,8 +29,4 @@ using MbsSetting = std::variant<MbsAuto, MbsNone, MbsFixed, MbsExplore>;
 // The setting as a user would write it ("auto", "88", "explore", "8:64", "none").
 [[nodiscard]] std::string to_string(const MbsSetting& s);
 
-// Strict decimal parse of a positive count. Throws InputError naming `where` on junk,
-// signs, fractions, values < 1 or int64 overflow.
-[[nodiscard]] std::int64_t parse_positive_int(const std::string& text, const std::string& where);
-
 }  // namespace csx::batching

@@ -9,6 +9,7 @@
 #include "cli/commands.hpp"
 #include "cli/options.hpp"
 #include "common/errors.hpp"
+#include "common/whole_number.hpp"
 
 namespace csx::cli {
 namespace {
@@ -55,9 +56,9 @@ void print_text(const batching::BatchSplit& split,
   if (!r.notice.empty()) fmt::print("notice: {}\n", r.notice);
   const auto plan = batching::make_plan(split, r.micro_batch_size);
   for (const auto b : split.distinct_batches()) {
-    const std::int64_t systems =
-        b == split.per_system_batch_size ? split.num_full_systems
-                                         : split.num_csx - split.num_full_systems;
+    const std::int64_t systems = b == split.per_system_batch_size
+                                     ? split.num_full_systems
+                                     : split.num_csx - split.num_full_systems;
     fmt::print("plan: {} system(s) with {} samples run {} microbatches: {}\n", systems, b,
                plan.num_microbatches, format_groups(plan.microbatch_groups(b)));
   }
@@ -107,16 +108,17 @@ void print_json(const batching::BatchSplit& split,
 int candidates_command(const Args& args) {
   po::options_description desc("candidates options");
   std::string batch, num_csx, mbs = "auto";
-  desc.add_options()
-      ("batch-size,b", po::value(&batch)->required(), "global batch size B (samples)")
-      ("num-csx,n", po::value(&num_csx)->required(), "number of CS-X systems N")
-      ("micro-batch-size,m", po::value(&mbs), "auto | explore | none | INT | MIN:MAX (default auto)")
-      ("json", "print one JSON object instead of text");
+  desc.add_options()("batch-size,b", po::value(&batch)->required(),
+                     "global batch size B (samples)")("num-csx,n", po::value(&num_csx)->required(),
+                                                      "number of CS-X systems N")(
+      "micro-batch-size,m", po::value(&mbs),
+      "auto | explore | none | INT | MIN:MAX (default auto)")(
+      "json", "print one JSON object instead of text");
   const auto vm = parse_options(
       args, "csxsim candidates --batch-size B --num-csx N [--micro-batch-size M] [--json]", desc);
   if (!vm) return 0;
-  const auto split = batching::split_batch(batching::parse_positive_int(batch, "--batch-size"),
-                                           batching::parse_positive_int(num_csx, "--num-csx"));
+  const auto split = batching::split_batch(csx::parse_whole(batch, "--batch-size", 1),
+                                           csx::parse_whole(num_csx, "--num-csx", 1));
   const auto setting = batching::parse_mbs_setting(mbs, "--micro-batch-size");
   // No model here: assume a transformer and compile-only, so every setting can be shown.
   const auto r = batching::resolve(setting, split, {"(any transformer)", true, false}, true);

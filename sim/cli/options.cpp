@@ -1,5 +1,6 @@
 // Option parsing shared by the subcommands.
 #include "cli/options.hpp"
+#include "common/whole_number.hpp"
 
 #include <fmt/format.h>
 #include <algorithm>
@@ -77,7 +78,7 @@ std::string resolve_model_path(const std::string& arg) {
 
 std::optional<std::int64_t> optional_count(const po::variables_map& vm, const std::string& flag) {
   if (!vm.count(flag)) return std::nullopt;
-  return batching::parse_positive_int(vm[flag].as<std::string>(), "--" + flag);
+  return csx::parse_whole(vm[flag].as<std::string>(), "--" + flag, 1);
 }
 
 void print_warnings(const io::Scenario& scenario) {

@@ -8,6 +8,7 @@
 #include "cli/run_job.hpp"
 #include "cli/run_report.hpp"
 #include "common/errors.hpp"
+#include "common/whole_number.hpp"
 #include "engine/simulation.hpp"
 #include "report/atomic_file.hpp"
 #include "report/results_csv.hpp"
@@ -54,11 +55,7 @@ Overrides read_overrides(const po::variables_map& vm, bool grid) {
   o.training_steps = optional_count(vm, "steps");
   if (vm.count("sim-steps")) {
     // A whole number of any sign goes to make_job's range check (2 to 100), which names it.
-    const auto text = vm["sim-steps"].as<std::string>();
-    std::int64_t n = 0;
-    const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), n);
-    o.simulated_steps =
-        ec == std::errc() && end == text.data() + text.size() ? n : optional_count(vm, "sim-steps");
+    o.simulated_steps = parse_whole(vm["sim-steps"].as<std::string>(), "--sim-steps");
   }
   if (vm.count("platform-override"))
     for (const auto& kv : vm["platform-override"].as<std::vector<std::string>>()) {
@@ -83,11 +80,11 @@ bool same_path(const std::string& a, const std::string& b) {
 void write_trace(const std::string& path, const Job& job, const PassResult& r) {
   const auto& chosen = r.outcome.rows[*r.outcome.chosen];
   io::write_file_atomically(
-      path, io::chrome_trace_json(chosen.sim.trace,
-                                  fmt::format("{} on {} x {}, {} MBS {}", r.context.model,
-                                              job.num_csx, job.platform.name,
-                                              model::to_string(r.context.pass),
-                                              chosen.micro_batch_size)));
+      path,
+      io::chrome_trace_json(
+          chosen.sim.trace,
+          fmt::format("{} on {} x {}, {} MBS {}", r.context.model, job.num_csx, job.platform.name,
+                      model::to_string(r.context.pass), chosen.micro_batch_size)));
 }
 
 int run_command(const Args& args) {

@@ -1,5 +1,6 @@
 // Sweep CSVs: grouping by grid point, reading back for resume and merge.
 #include "cli/sweep_table.hpp"
+#include "common/whole_number.hpp"
 
 #include <fmt/format.h>
 #include <algorithm>
@@ -7,8 +8,8 @@
 
 #include "batching/mbs_setting.hpp"
 #include "common/errors.hpp"
-#include "report/results_csv.hpp"
 #include "input/value_list.hpp"
+#include "report/results_csv.hpp"
 
 namespace csx::cli {
 
@@ -24,20 +25,20 @@ SweepTable read_sweep_csv(const std::string& path) {
   std::string line;
   const std::string header = io::csv_header(true);
   if (!std::getline(in, line) || line + "\n" != header)
-    throw InputError(fmt::format("{}: not a csxsim sweep CSV (the first line must be the sweep "
-                                 "header, {} columns ending in time_to_train_s)",
-                                 path, io::csv_columns(true).size()));
+    throw InputError(
+        fmt::format("{}: not a csxsim sweep CSV (the first line must be the sweep "
+                    "header, {} columns ending in time_to_train_s)",
+                    path, io::csv_columns(true).size()));
   std::map<PointKey, std::string> rows;
   const auto columns = io::csv_columns(true).size();
   for (std::size_t n = 2; std::getline(in, line); ++n) {
     if (line.empty()) continue;
     const auto fields = io::split_csv_record(line);
     if (fields.size() != columns)
-      throw InputError(fmt::format("{}:{}: {} fields, expected {}", path, n, fields.size(),
-                                   columns));
-    const PointKey key{batching::parse_positive_int(fields[3], fmt::format("{}:{}: num_csx", path, n)),
-                       batching::parse_positive_int(fields[4],
-                                                    fmt::format("{}:{}: batch_size", path, n))};
+      throw InputError(
+          fmt::format("{}:{}: {} fields, expected {}", path, n, fields.size(), columns));
+    const PointKey key{csx::parse_whole(fields[3], fmt::format("{}:{}: num_csx", path, n), 1),
+                       csx::parse_whole(fields[4], fmt::format("{}:{}: batch_size", path, n), 1)};
     rows[key] += line + "\n";
   }
   return SweepTable{std::move(rows)};
@@ -46,9 +47,10 @@ SweepTable read_sweep_csv(const std::string& path) {
 void merge_points(SweepTable part, SweepTable& into, const std::string& path) {
   for (auto& [key, text] : part.points) {
     if (into.points.count(key))
-      throw InputError(fmt::format("{}: point num_csx {}, batch_size {} is already in another "
-                                   "input",
-                                   path, key.first, key.second));
+      throw InputError(
+          fmt::format("{}: point num_csx {}, batch_size {} is already in another "
+                      "input",
+                      path, key.first, key.second));
     into.points.emplace(key, std::move(text));
   }
 }
@@ -82,6 +84,5 @@ SweepIdentity identity_of(const SweepTable& t) {
   id.requested = {f[6]};
   return id;
 }
-
 
 }  // namespace csx::cli

@@ -9,17 +9,18 @@
 #include <cmath>
 #include <filesystem>
 
-#include "input/platform_loader.hpp"
 #include "cli/commands.hpp"
 #include "cli/options.hpp"
 #include "cli/run_job.hpp"
 #include "common/did_you_mean.hpp"
 #include "common/errors.hpp"
-#include "report/atomic_file.hpp"
-#include "report/results_csv.hpp"
+#include "common/whole_number.hpp"
+#include "input/model_loader.hpp"
+#include "input/platform_loader.hpp"
 #include "input/yaml_block.hpp"
 #include "model/memory_model.hpp"
-#include "input/model_loader.hpp"
+#include "report/atomic_file.hpp"
+#include "report/results_csv.hpp"
 
 namespace csx::cli {
 namespace {
@@ -66,10 +67,10 @@ Entry read_entry(const io::Block& b, const std::string& list) {
     e.setting = io::parse_mbs_node(b.node()["micro_batch_size"], b.where("micro_batch_size"));
   if (list == "auto_decisions") {
     e.expected = b.get_string("expected");
-    if (e.expected != "smaller") (void)io::parse_int_scalar(e.expected, b.where("expected"), 1);
+    if (e.expected != "smaller") (void)csx::parse_whole(e.expected, b.where("expected"), 1);
     if (b.has_value("tried"))
       for (const auto& v : b.node()["tried"])
-        e.tried.push_back(io::parse_int_scalar(v.Scalar(), b.where("tried"), 1));
+        e.tried.push_back(csx::parse_whole(v.Scalar(), b.where("tried"), 1));
   } else if (list == "preferences") {
     e.preferred = b.get_int("preferred");
   } else {
@@ -102,8 +103,8 @@ std::vector<Entry> read_list(const io::Block& root, const std::string& key,
     // Models under models/ must exist; Model Zoo files elsewhere may be absent (skipped).
     const auto path = model_path(out.back(), reference);
     if (!fs::exists(path) && out.back().model.rfind("../", 0) != 0)
-      throw InputError(fmt::format("{} = '{}': no such model file", b.where("model"),
-                                   out.back().model));
+      throw InputError(
+          fmt::format("{} = '{}': no such model file", b.where("model"), out.back().model));
   }
   return out;
 }

@@ -3,6 +3,7 @@
 #include <regex>
 
 #include "common/errors.hpp"
+#include "common/whole_number.hpp"
 #include "input/family_readers.hpp"
 #include "input/stack_reader.hpp"
 
@@ -16,8 +17,8 @@ std::int64_t square_side(const io::Block& b, const std::string& key, std::int64_
   if (n.IsSequence()) {
     if (n.size() != 2 || !n[0].IsScalar() || !n[1].IsScalar())
       throw InputError(fmt::format("{}: expected [height, width]", b.where(key)));
-    const auto hgt = io::parse_int_scalar(n[0].Scalar(), b.where(key), 1);
-    const auto wid = io::parse_int_scalar(n[1].Scalar(), b.where(key), 1);
+    const auto hgt = csx::parse_whole(n[0].Scalar(), b.where(key), 1);
+    const auto wid = csx::parse_whole(n[1].Scalar(), b.where(key), 1);
     if (hgt > kMaxSequence)
       throw InputError(fmt::format("{} = {}: must be at most {}", b.where(key), hgt, kMaxSequence));
     if (hgt != wid)

@@ -1,5 +1,6 @@
 // Scenario files: Trainer layout (Release 2.4+), legacy layout (Release <= 2.3), and ours.
 #include "input/scenario.hpp"
+#include "common/whole_number.hpp"
 
 #include <fmt/format.h>
 #include <filesystem>
@@ -258,9 +259,9 @@ batching::MbsSetting parse_mbs_node(const YAML::Node& n, const std::string& wher
           throw InputError(fmt::format("{}.explore: unknown key '{}'{}", where, kv.first.Scalar(),
                                        did_you_mean(kv.first.Scalar(), {"min", "max"})));
       if (e["min"] && !e["min"].IsNull())
-        x.min = parse_int_scalar(e["min"].Scalar(), where + ".explore.min", 1);
+        x.min = csx::parse_whole(e["min"].Scalar(), where + ".explore.min", 1);
       if (e["max"] && !e["max"].IsNull())
-        x.max = parse_int_scalar(e["max"].Scalar(), where + ".explore.max", 1);
+        x.max = csx::parse_whole(e["max"].Scalar(), where + ".explore.max", 1);
       if (x.min && x.max && *x.min > *x.max)
         throw InputError(
             fmt::format("{}.explore: min {} is larger than max {}", where, *x.min, *x.max));
@@ -277,7 +278,7 @@ batching::MbsSetting parse_mbs_node(const YAML::Node& n, const std::string& wher
     return batching::parse_mbs_setting(text, where);
   if (text.find(':') == std::string::npos && !text.empty() &&
       (std::isdigit(static_cast<unsigned char>(text[0])) || text[0] == '-' || text[0] == '+'))
-    return batching::MbsFixed{parse_int_scalar(text, where, 1)};
+    return batching::MbsFixed{csx::parse_whole(text, where, 1)};
   return batching::parse_mbs_setting(text, where);
 }
 

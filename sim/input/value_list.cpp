@@ -6,25 +6,17 @@
 #include <limits>
 
 #include "common/errors.hpp"
+#include "common/whole_number.hpp"
 
 namespace csx::io {
 namespace {
 
 constexpr std::size_t kMaxValues = 100000;
 
+// An element of a list (use 1,2,4 or 1:64:x2 or 256:2048:+256).
 std::int64_t whole(const std::string& text, const std::string& flag, const std::string& list,
                    std::int64_t min) {
-  std::int64_t v = 0;
-  const auto [ptr, ec] = std::from_chars(text.data(), text.data() + text.size(), v);
-  if (ec == std::errc::result_out_of_range)
-    throw InputError(fmt::format("{} {}: {} does not fit a 64-bit integer", flag, list, text));
-  if (text.empty() || ec != std::errc{} || ptr != text.data() + text.size())
-    throw InputError(
-        fmt::format("{} {}: '{}' is not a whole number (use 1,2,4 or 1:64:x2 or "
-                    "256:2048:+256)",
-                    flag, list, text));
-  if (v < min) throw InputError(fmt::format("{} {}: {} must be at least {}", flag, list, v, min));
-  return v;
+  return parse_whole(text, fmt::format("{} {} (element)", flag, list), min);
 }
 
 std::vector<std::string> split(const std::string& s, char sep) {

@@ -11,6 +11,7 @@
 
 #include "common/did_you_mean.hpp"
 #include "common/errors.hpp"
+#include "common/whole_number.hpp"
 
 namespace csx::io {
 
@@ -189,31 +190,8 @@ YAML::Node Block::scalar(const std::string& key) const {
   return n;
 }
 
-std::int64_t parse_int_scalar(const std::string& text, const std::string& where, std::int64_t min) {
-  std::int64_t v = 0;
-  const char* first = text.data();
-  const char* last = first + text.size();
-  if (first != last && *first == '+') ++first;
-  const auto [ptr, ec] = std::from_chars(first, last, v);
-  if (ec == std::errc::result_out_of_range)
-    throw InputError(
-        fmt::format("{} = {}: too large, it does not fit a 64-bit integer", where, text));
-  if (text.empty() || ec != std::errc{} || ptr != last) {
-    // 2048.0 or 1e3 are whole numbers written as floats: accept them when exact.
-    double d = 0;
-    const auto [p2, ec2] = std::from_chars(first, last, d);
-    if (ec2 == std::errc{} && p2 == last && std::isfinite(d) && d == std::floor(d) &&
-        std::fabs(d) < 9.0e15)
-      v = static_cast<std::int64_t>(d);
-    else
-      throw InputError(fmt::format("{} = '{}': expected a whole number", where, text));
-  }
-  if (v < min) throw InputError(fmt::format("{} = {}: must be at least {}", where, v, min));
-  return v;
-}
-
 std::int64_t Block::get_int(const std::string& key, std::int64_t min, std::int64_t max) const {
-  const auto v = parse_int_scalar(scalar(key).Scalar(), where(key), min);
+  const auto v = parse_whole(scalar(key).Scalar(), where(key), min);
   if (v > max) throw InputError(fmt::format("{} = {}: must be at most {}", where(key), v, max));
   return v;
 }

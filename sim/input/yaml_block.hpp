@@ -73,8 +73,4 @@ class Block {
   YAML::Node node_;
 };
 
-// Whole-number parse of a scalar's text; `where` names it in errors.
-[[nodiscard]] std::int64_t parse_int_scalar(const std::string& text, const std::string& where,
-                                            std::int64_t min);
-
 }  // namespace csx::io

@@ -36,7 +36,7 @@ check(json.loads(r.stdout)["candidates"] == [99, 33, 11, 9, 3], "auto 99")
 
 # Bad input: exit 2 with one line on stderr.
 for args, frag in [
-    (["-b", "abc", "-n", 1], "not a whole number"),
+    (["-b", "abc", "-n", 1], "expected a whole number"),
     (["-b", 0, "-n", 1], "at least 1"),
     (["-b", -4, "-n", 1], "at least 1"),
     (["-b", 10, "-n", 0], "at least 1"),

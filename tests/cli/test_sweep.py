@@ -47,7 +47,7 @@ with tempfile.TemporaryDirectory() as d:
     # Lists and shards that are wrong.
     expect(["sweep", SCEN, "--num-csx", "4:1:x2", "--batch-size", 64, "--csv", one], 2, err_has=["larger than end"])
     expect(["sweep", SCEN, "--num-csx", "1:4:x1", "--batch-size", 64, "--csv", one], 2, err_has=["at least 2"])
-    expect(["sweep", SCEN, "--num-csx", "1,a", "--batch-size", 64, "--csv", one], 2, err_has=["not a whole number"])
+    expect(["sweep", SCEN, "--num-csx", "1,a", "--batch-size", 64, "--csv", one], 2, err_has=["expected a whole number"])
     for shard in ("0/0", "3/2", "x/2", "1"):
         expect(["sweep", SCEN, *GRID, "--shard", shard, "--csv", one], 2, err_has=["--shard"])
     check(open(one).read() == text, "a refused sweep leaves the existing CSV untouched")

@@ -1,0 +1,17 @@
+// The one parser of whole numbers in text (flags, YAML scalars, CSV fields, lists).
+#pragma once
+
+#include <cstdint>
+#include <limits>
+#include <string>
+
+namespace csx {
+
+// A whole number in [min, max]: an optional sign and digits, or a float written exactly (2048.0,
+// 1e3). Throws InputError naming `where`, the text and the rule: not a whole number, too large
+// for 64 bits, below min, above max.
+[[nodiscard]] std::int64_t parse_whole(const std::string& text, const std::string& where,
+                                       std::int64_t min = std::numeric_limits<std::int64_t>::min(),
+                                       std::int64_t max = std::numeric_limits<std::int64_t>::max());
+
+}  // namespace csx

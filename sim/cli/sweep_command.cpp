@@ -1,26 +1,23 @@
 // `csxsim sweep`: run's search over a grid of (num_csx, batch_size) points, in parallel worker
 // processes, shardable, resumable; one CSV with rows sorted by (num_csx, batch_size).
 #include <fmt/format.h>
-#include <sys/prctl.h>
-#include <sys/wait.h>
 #include <unistd.h>
 #include <cerrno>
 #include <chrono>
 #include <csignal>
 #include <filesystem>
-#include <fstream>
 #include <map>
-#include <sstream>
 
 #include "cli/commands.hpp"
 #include "cli/job_options.hpp"
 #include "cli/run_job.hpp"
 #include "cli/sweep_table.hpp"
 #include "common/errors.hpp"
+#include "common/process_pool.hpp"
 #include "engine/simulation.hpp"
+#include "input/value_list.hpp"
 #include "report/atomic_file.hpp"
 #include "report/results_csv.hpp"
-#include "input/value_list.hpp"
 
 namespace csx::cli {
 
@@ -39,18 +36,6 @@ void install_handlers() {
   sigaction(SIGINT, &sa, nullptr);
   sigaction(SIGTERM, &sa, nullptr);
 }
-
-std::string read_file(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::ostringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
-
-struct Running {
-  PointKey key;
-  std::string out_file;
-};
 
 class Progress {
  public:
@@ -80,29 +65,12 @@ class Progress {
   Clock::time_point start_ = Clock::now();
 };
 
-// Child process: run one point, write its CSV rows to `out`. Exit 0, or 2 with the message.
-[[noreturn]] void run_point_child(const Job& job, const std::string& out, pid_t parent) {
-  std::signal(SIGINT, SIG_DFL);
-  std::signal(SIGTERM, SIG_DFL);
-  ::prctl(PR_SET_PDEATHSIG, SIGKILL);  // die with the sweep
-  if (::getppid() != parent) _exit(5);
-  int status = 0;
+// One grid point's CSV rows (run in a child of the pool).
+std::string point_rows(const Job& job) {
   std::string text;
-  try {
-    for (const auto& r : run_job(job))
-      for (const auto& row : r.outcome.rows) text += io::csv_row(r.context, row, true);
-  } catch (const std::exception& e) {
-    text = e.what();
-    status =
-        dynamic_cast<const InputError*>(&e) || dynamic_cast<const InfeasibleError*>(&e) ? 2 : 3;
-  }
-  try {
-    io::write_file_atomically(out, text);
-  } catch (...) {
-    status = 3;
-  }
-  std::fflush(nullptr);
-  _exit(status);
+  for (const auto& r : run_job(job))
+    for (const auto& row : r.outcome.rows) text += io::csv_row(r.context, row, true);
+  return text;
 }
 
 }  // namespace
@@ -198,65 +166,39 @@ int sweep_command(const Args& args) {
 
   const std::size_t total = pending.size() + table.points.size();
   Progress progress(total, isatty(STDERR_FILENO) && !vm->count("quiet"));
-  const auto tmp =
-      std::filesystem::temp_directory_path() / fmt::format("csxsim-sweep-{}", ::getpid());
-  std::filesystem::create_directories(tmp);
   install_handlers();
-  std::map<pid_t, Running> running;
-  auto next = pending.begin();
+  const std::vector<std::pair<PointKey, const Job*>> points = [&] {
+    std::vector<std::pair<PointKey, const Job*>> v;
+    for (const auto& [key, job] : pending) v.emplace_back(key, &job);
+    return v;
+  }();
   auto last_write = std::chrono::steady_clock::now();
   std::string failure;
-  while ((next != pending.end() || !running.empty()) && g_signal == 0 && failure.empty()) {
-    while (next != pending.end() && static_cast<std::int64_t>(running.size()) < jobs) {
-      const std::string out =
-          (tmp / fmt::format("{}-{}.csv", next->first.first, next->first.second)).string();
-      std::fflush(nullptr);
-      const pid_t parent = ::getpid();
-      const pid_t pid = ::fork();
-      if (pid < 0) throw std::runtime_error("fork() failed");
-      if (pid == 0) run_point_child(next->second, out, parent);
-      running.emplace(pid, Running{next->first, out});
-      ++next;
-    }
-    int status = 0;
-    const pid_t pid = ::waitpid(-1, &status, 0);
-    if (pid < 0) {
-      if (errno == EINTR) continue;
-      break;
-    }
-    const auto it = running.find(pid);
-    if (it == running.end()) continue;
-    const Running done = it->second;
-    running.erase(it);
-    const std::string text = read_file(done.out_file);
-    std::filesystem::remove(done.out_file);
-    if (WIFEXITED(status) && WEXITSTATUS(status) == 0) {
-      table.points[done.key] = text;
-    } else if (WIFEXITED(status) && WEXITSTATUS(status) == 2) {
-      fmt::print(stderr, "note: skipped num_csx {}, batch_size {}: {}\n", done.key.first,
-                 done.key.second, text);
-      ++refused;
-    } else if (g_signal == 0) {
-      failure = fmt::format("num_csx {}, batch_size {}: {}", done.key.first, done.key.second,
-                            text.empty() ? "worker process failed" : text);
-    }
-    progress.update(table.points.size(), done.key);
-    const auto now = std::chrono::steady_clock::now();
-    if (now - last_write > std::chrono::seconds(1)) {
-      io::write_file_atomically(csv, table.render());
-      last_write = now;
-    }
-  }
-  // Stop what still runs (interrupt or failure), then keep every finished point.
-  for (const auto& [pid, r] : running) ::kill(pid, SIGTERM);
-  for (const auto& [pid, r] : running) {
-    int status = 0;
-    while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
-    }
-  }
+  run_in_children(
+      points.size(), PoolOptions{static_cast<int>(jobs), true},
+      [&](std::size_t i) { return point_rows(*points[i].second); },
+      [&](std::size_t i, ChildOutcome c) {
+        const auto& key = points[i].first;
+        if (c.status == 0) {
+          table.points[key] = std::move(c.output);
+        } else if (c.status == 2) {
+          fmt::print(stderr, "note: skipped num_csx {}, batch_size {}: {}\n", key.first, key.second,
+                     c.output);
+          ++refused;
+        } else if (g_signal == 0) {
+          failure = fmt::format("num_csx {}, batch_size {}: {}", key.first, key.second,
+                                c.output.empty() ? "worker process failed" : c.output);
+        }
+        progress.update(table.points.size(), key);
+        const auto now = std::chrono::steady_clock::now();
+        if (now - last_write > std::chrono::seconds(1)) {
+          io::write_file_atomically(csv, table.render());
+          last_write = now;
+        }
+      },
+      [&] { return g_signal != 0 || !failure.empty(); });
   progress.finish();
   io::write_file_atomically(csv, table.render());
-  std::filesystem::remove_all(tmp);
   if (!failure.empty()) throw std::runtime_error(failure);
   if (g_signal != 0) {
     fmt::print(stderr,

@@ -2,10 +2,7 @@
 // back through pipes as JSON. Per cluster shape, one process builds the engine and the platform
 // and forks the children that share the plans.
 #include <fmt/format.h>
-#include <poll.h>
 #include <sched.h>
-#include <sys/prctl.h>
-#include <sys/wait.h>
 #include <unistd.h>
 #include <algorithm>
 #include <cerrno>
@@ -17,6 +14,7 @@
 #include <stdexcept>
 #include <string>
 
+#include "common/process_pool.hpp"
 #include "engine/engine_session.hpp"
 #include "engine/exact_reductions.hpp"
 #include "engine/simulation.hpp"
@@ -66,123 +64,26 @@ SimulationResult from_json(const nlohmann::json& j) {
   return r;
 }
 
-void write_all(int fd, const std::string& data) {
-  std::size_t done = 0;
-  while (done < data.size()) {
-    const ssize_t n = ::write(fd, data.data() + done, data.size() - done);
-    if (n < 0 && errno == EINTR) continue;
-    if (n <= 0) _exit(4);
-    done += static_cast<std::size_t>(n);
-  }
-}
-
-// A forked process whose output comes back through a pipe.
-struct Child {
-  pid_t pid = -1;
-  int fd = -1;
-  std::string output;
-};
-
-// Forks a child that writes body()'s text and exits 0, or writes {"error": ...} and exits 3.
-// The child is killed when this process dies.
-Child spawn(const std::function<std::string()>& body) {
-  int fds[2];
-  if (::pipe(fds) != 0) throw std::runtime_error("pipe() failed");
-  std::fflush(nullptr);
-  const pid_t parent = ::getpid();
-  const pid_t pid = ::fork();
-  if (pid < 0) {
-    ::close(fds[0]);
-    ::close(fds[1]);
-    throw std::runtime_error("fork() failed");
-  }
-  if (pid == 0) {
-    // Die with the parent: a killed run leaves no simulation running.
-    ::prctl(PR_SET_PDEATHSIG, SIGKILL);
-    if (::getppid() != parent) _exit(5);
-    ::close(fds[0]);
-    int status = 0;
-    try {
-      write_all(fds[1], body());
-    } catch (const std::exception& e) {
-      write_all(fds[1], nlohmann::json{{"error", e.what()}}.dump());
-      status = 3;
-    } catch (...) {
-      write_all(fds[1], nlohmann::json{{"error", "unknown exception"}}.dump());
-      status = 3;
-    }
-    ::close(fds[1]);
-    _exit(status);
-  }
-  ::close(fds[1]);
-  return {pid, fds[0], {}};
-}
-
-// Reads what is there; true at end of output.
-bool read_some(Child& c) {
-  char buffer[1 << 16];
-  for (;;) {
-    const ssize_t n = ::read(c.fd, buffer, sizeof buffer);
-    if (n < 0 && errno == EINTR) continue;
-    if (n <= 0) return true;
-    c.output.append(buffer, static_cast<std::size_t>(n));
-    return false;
-  }
-}
-
-// Waits for an ended child; throws with its error when it failed.
-void reap(Child& c) {
-  ::close(c.fd);
-  int status = 0;
-  pid_t waited = 0;
-  while ((waited = ::waitpid(c.pid, &status, 0)) < 0 && errno == EINTR) {
-  }
-  if (waited != c.pid) throw std::runtime_error("simulation process could not be waited for");
-  if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
-    std::string why = WIFSIGNALED(status) ? fmt::format("signal {}", WTERMSIG(status))
-                                          : fmt::format("status {}", WEXITSTATUS(status));
-    std::string inner;
-    try {
-      inner = nlohmann::json::parse(c.output).at("error").get<std::string>();
-    } catch (...) {
-    }
-    // A share's failure reaches the caller through its engine process: report it once.
-    if (inner.starts_with("simulation process failed")) throw std::runtime_error(inner);
-    if (!inner.empty()) why += ": " + inner;
-    throw std::runtime_error("simulation process failed (" + why + ")");
-  }
-}
-
-// Runs body(i) for i < count in children, at most `processes` at once; outputs in order.
+// Runs work(i) for i < count in children of the one pool, at most `processes` at once;
+// outputs in order. A failed child's message reaches the caller once, however deep it was.
 std::vector<std::string> run_children(std::size_t count, int processes,
-                                      const std::function<std::string(std::size_t)>& body) {
+                                      const std::function<std::string(std::size_t)>& work) {
   std::vector<std::string> outputs(count);
-  std::map<std::size_t, Child> running;  // by index
-  std::size_t next = 0;
-  while (next < count || !running.empty()) {
-    while (next < count && static_cast<int>(running.size()) < std::max(1, processes)) {
-      const std::size_t i = next++;
-      running.emplace(i, spawn([&body, i] { return body(i); }));
-    }
-    std::vector<pollfd> fds;
-    std::vector<std::size_t> which;
-    for (const auto& [i, c] : running) {
-      fds.push_back({c.fd, POLLIN, 0});
-      which.push_back(i);
-    }
-    if (::poll(fds.data(), fds.size(), -1) < 0) {
-      if (errno == EINTR) continue;
-      throw std::runtime_error("poll() failed");
-    }
-    for (std::size_t f = 0; f < fds.size(); ++f) {
-      if (fds[f].revents == 0) continue;
-      auto& c = running.at(which[f]);
-      if (!read_some(c)) continue;
-      reap(c);
-      outputs[which[f]] = std::move(c.output);
-      running.erase(which[f]);
-    }
-  }
+  std::string failure;
+  run_in_children(
+      count, PoolOptions{std::max(1, processes), false}, work,
+      [&](std::size_t i, ChildOutcome c) {
+        if (c.status == 0) {
+          outputs[i] = std::move(c.output);
+        } else if (failure.empty()) {
+          failure = c.output.starts_with("simulation process failed")
+                        ? c.output
+                        : fmt::format("simulation process failed (status {}{}{})", c.status,
+                                      c.output.empty() ? "" : ": ", c.output);
+        }
+      },
+      [&] { return !failure.empty(); });
+  if (!failure.empty()) throw std::runtime_error(failure);
   return outputs;
 }
 
@@ -192,7 +93,7 @@ std::vector<std::string> run_children(std::size_t count, int processes,
 std::vector<SimulationResult> run_cluster(const std::vector<SimulationInput>& inputs,
                                           int processes) {
   const std::size_t shares = std::min<std::size_t>(inputs.size(), kShares);
-  Child session = spawn([&] {
+  const auto session = run_children(1, 1, [&](std::size_t) {
     EngineSession engine(inputs.front());
     auto run_share = [&](std::size_t share) {
       nlohmann::json out = nlohmann::json::array();
@@ -211,10 +112,7 @@ std::vector<SimulationResult> run_cluster(const std::vector<SimulationInput>& in
     }
     return all + "]";
   });
-  while (!read_some(session)) {
-  }
-  reap(session);
-  const auto all = nlohmann::json::parse(session.output);
+  const auto all = nlohmann::json::parse(session.front());
   std::vector<SimulationResult> results(inputs.size());
   if (all.size() != shares) throw std::runtime_error("simulation process returned too few results");
   for (std::size_t share = 0; share < shares; ++share) {

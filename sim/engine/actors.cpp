@@ -203,87 +203,123 @@ void swarmx_reduce(Context& ctx, std::int64_t node) {
   }
 }
 
-void csx_worker(Context& ctx, std::int64_t system) {
-  const auto& S = ctx.sched;
-  const auto& in_ = S.input();
-  const std::int64_t k = S.num_microbatches();
-  const std::int64_t per_mb = S.weight_transfers_per_step() / k;
-  const std::int64_t total = S.weight_transfers_per_step() * S.steps();
-  const double peak = in_.platform.peak_flops;
-  const bool measured = system == 0;  // system 0 holds the most samples
-  const bool traced = ctx.tracing() && system < ctx.traced_systems;
-  const std::string track = fmt::format("csx-{}", system);
-  auto* in = ctx.weights_to_system[static_cast<std::size_t>(system)];
-  auto* grads_out = ctx.grads_out_of_system(system);
-  void* sink = nullptr;
-  // Weight buffers: the chunks of up to weight_buffers layers are being received at once.
-  std::deque<std::vector<s4u::CommPtr>> prefetch;
-  std::int64_t posted = 0;
-  auto post = [&] {
-    const auto w = S.weight_transfer(posted % S.weight_transfers_per_step());
-    auto& group = prefetch.emplace_back();
-    for (std::int64_t c = 0; c < S.chunks(w.layer); ++c) group.push_back(in->get_async(&sink));
-    ctx.activities += group.size();
-    ++posted;
-  };
-  while (posted < total && posted < in_.platform.weight_buffers) post();
-  std::vector<s4u::CommPtr> last_grad;  // one gradient buffer
-  for (std::int64_t step = 0; step < S.steps(); ++step) {
-    double compute = 0, waiting = 0;
-    for (std::int64_t j = 0; j < k; ++j) {
-      const std::int64_t samples = S.microbatch_samples(system, j);
-      const bool record = measured && step == S.steps() - 1;
-      const double mb_start = s4u::Engine::get_clock(), mb_compute = compute, mb_wait = waiting;
-      if (in_.platform.microbatch_overhead_s > 0) {
-        const double t0 = s4u::Engine::get_clock();
-        s4u::this_actor::execute(in_.platform.microbatch_overhead_s * peak);
-        ++ctx.activities;
-        compute += in_.platform.microbatch_overhead_s;
-        if (traced) ctx.trace(track, fmt::format("microbatch {} start", j), "overhead", t0);
-      }
-      for (std::int64_t i = 0; i < per_mb; ++i) {
-        const auto w = S.weight_transfer(j * per_mb + i);
-        const double t0 = s4u::Engine::get_clock();
-        s4u::Comm::wait_all(prefetch.front());
-        prefetch.pop_front();
-        const double t1 = s4u::Engine::get_clock();
-        waiting += t1 - t0;
-        if (record && j == 0 && i == 0) ctx.result.first_weights_wait_s = t1 - t0;
-        const double seconds = S.kernel_time_s(w.layer, samples, w.backward);
-        s4u::this_actor::execute(seconds * peak);
-        ++ctx.activities;
-        compute += seconds;
-        if (traced)
-          ctx.trace(
-              track,
-              fmt::format("{} {} mb {}", w.backward ? "bwd" : "fwd", layer_name(ctx, w.layer), j),
-              w.backward ? "backward" : "forward", t1);
-        if (posted < total) post();
-        if (w.backward && S.sends_gradients(j)) {
-          s4u::Comm::wait_all(last_grad);
-          last_grad.clear();
-          for (std::int64_t c = 0; c < S.chunks(w.layer); ++c)
-            last_grad.push_back(grads_out->put_async(&g_payload, S.grad_chunk_bytes(w.layer)));
-          ctx.activities += last_grad.size();
-        }
-      }
-      if (record) {
-        ctx.result.microbatch_start_s.push_back(mb_start);
-        ctx.result.microbatch_end_s.push_back(s4u::Engine::get_clock());
-        ctx.result.microbatch_compute_s.push_back(compute - mb_compute);
-        ctx.result.microbatch_wait_s.push_back(waiting - mb_wait);
-      }
-    }
-    if (!S.train()) {
-      auto& end = ctx.result.step_end_s[static_cast<std::size_t>(step)];
+namespace {
+
+// A CS-X system's actor: one step after another, each microbatch layer by layer, with up to
+// weight_buffers layers of weights in flight and one gradient buffer.
+class CsxWorker {
+ public:
+  CsxWorker(Context& ctx, std::int64_t system)
+      : ctx_(ctx),
+        S_(ctx.sched),
+        system_(system),
+        k_(S_.num_microbatches()),
+        per_mb_(S_.weight_transfers_per_step() / k_),
+        total_(S_.weight_transfers_per_step() * S_.steps()),
+        peak_(S_.input().platform.peak_flops),
+        measured_(system == 0),  // system 0 holds the most samples
+        traced_(ctx.tracing() && system < ctx.traced_systems),
+        track_(fmt::format("csx-{}", system)),
+        in_(ctx.weights_to_system[static_cast<std::size_t>(system)]),
+        grads_out_(ctx.grads_out_of_system(system)) {}
+
+  void run() {
+    while (posted_ < total_ && posted_ < S_.input().platform.weight_buffers) post();
+    for (std::int64_t step = 0; step < S_.steps(); ++step) run_step(step);
+    s4u::Comm::wait_all(last_grad_);
+  }
+
+ private:
+  // Posts the receives of the next weight transfer's chunks.
+  void post() {
+    const auto w = S_.weight_transfer(posted_ % S_.weight_transfers_per_step());
+    auto& group = prefetch_.emplace_back();
+    for (std::int64_t c = 0; c < S_.chunks(w.layer); ++c) group.push_back(in_->get_async(&sink_));
+    ctx_.activities += group.size();
+    ++posted_;
+  }
+
+  void run_step(std::int64_t step) {
+    compute_ = waiting_ = 0;
+    for (std::int64_t j = 0; j < k_; ++j) run_microbatch(step, j);
+    if (!S_.train()) {
+      auto& end = ctx_.result.step_end_s[static_cast<std::size_t>(step)];
       end = std::max(end, s4u::Engine::get_clock());
     }
-    if (measured && step == S.steps() - 1) {
-      ctx.result.compute_time_s = compute;
-      ctx.result.exposed_stream_time_s = waiting;
+    if (measured_ && step == S_.steps() - 1) {
+      ctx_.result.compute_time_s = compute_;
+      ctx_.result.exposed_stream_time_s = waiting_;
     }
   }
-  s4u::Comm::wait_all(last_grad);
+
+  void run_microbatch(std::int64_t step, std::int64_t j) {
+    const auto& platform = S_.input().platform;
+    const std::int64_t samples = S_.microbatch_samples(system_, j);
+    const bool record = measured_ && step == S_.steps() - 1;
+    const double mb_start = s4u::Engine::get_clock(), mb_compute = compute_, mb_wait = waiting_;
+    if (platform.microbatch_overhead_s > 0) {
+      const double t0 = s4u::Engine::get_clock();
+      s4u::this_actor::execute(platform.microbatch_overhead_s * peak_);
+      ++ctx_.activities;
+      compute_ += platform.microbatch_overhead_s;
+      if (traced_) ctx_.trace(track_, fmt::format("microbatch {} start", j), "overhead", t0);
+    }
+    for (std::int64_t i = 0; i < per_mb_; ++i) run_kernel(j, i, samples, record);
+    if (record) {
+      ctx_.result.microbatch_start_s.push_back(mb_start);
+      ctx_.result.microbatch_end_s.push_back(s4u::Engine::get_clock());
+      ctx_.result.microbatch_compute_s.push_back(compute_ - mb_compute);
+      ctx_.result.microbatch_wait_s.push_back(waiting_ - mb_wait);
+    }
+  }
+
+  // The i-th layer pass of microbatch j: wait for its weights, compute, send its gradient.
+  void run_kernel(std::int64_t j, std::int64_t i, std::int64_t samples, bool record) {
+    const auto w = S_.weight_transfer(j * per_mb_ + i);
+    const double t0 = s4u::Engine::get_clock();
+    s4u::Comm::wait_all(prefetch_.front());
+    prefetch_.pop_front();
+    const double t1 = s4u::Engine::get_clock();
+    waiting_ += t1 - t0;
+    if (record && j == 0 && i == 0) ctx_.result.first_weights_wait_s = t1 - t0;
+    const double seconds = S_.kernel_time_s(w.layer, samples, w.backward);
+    s4u::this_actor::execute(seconds * peak_);
+    ++ctx_.activities;
+    compute_ += seconds;
+    if (traced_)
+      ctx_.trace(
+          track_,
+          fmt::format("{} {} mb {}", w.backward ? "bwd" : "fwd", layer_name(ctx_, w.layer), j),
+          w.backward ? "backward" : "forward", t1);
+    if (posted_ < total_) post();
+    if (w.backward && S_.sends_gradients(j)) {
+      s4u::Comm::wait_all(last_grad_);
+      last_grad_.clear();
+      for (std::int64_t c = 0; c < S_.chunks(w.layer); ++c)
+        last_grad_.push_back(grads_out_->put_async(&g_payload, S_.grad_chunk_bytes(w.layer)));
+      ctx_.activities += last_grad_.size();
+    }
+  }
+
+  Context& ctx_;
+  const StepSchedule& S_;
+  const std::int64_t system_, k_, per_mb_, total_;
+  const double peak_;
+  const bool measured_, traced_;
+  const std::string track_;
+  s4u::Mailbox* in_;
+  s4u::Mailbox* grads_out_;
+  void* sink_ = nullptr;
+  std::deque<std::vector<s4u::CommPtr>> prefetch_;  // weight buffers being received
+  std::int64_t posted_ = 0;
+  std::vector<s4u::CommPtr> last_grad_;  // one gradient buffer
+  double compute_ = 0, waiting_ = 0;     // this step's kernel and waiting seconds
+};
+
+}  // namespace
+
+void csx_worker(Context& ctx, std::int64_t system) {
+  CsxWorker(ctx, system).run();
 }
 
 }  // namespace csx::engine

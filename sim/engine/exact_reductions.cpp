@@ -122,4 +122,37 @@ std::optional<SimulationResult> extend_result(SimulationInput& input, Simulation
   return r;
 }
 
+std::vector<SimulationResult> simulate_reduced(
+    const std::vector<SimulationInput>& inputs,
+    const std::function<std::vector<SimulationResult>(const std::vector<SimulationInput>&)>&
+        simulate) {
+  std::vector<SimulationInput> current = inputs;
+  std::vector<SimulationResult> results(inputs.size());
+  std::vector<std::size_t> pending(inputs.size());
+  for (std::size_t i = 0; i < pending.size(); ++i) pending[i] = i;
+  while (!pending.empty()) {
+    std::vector<SimulationInput> round;
+    std::vector<bool> reduced;
+    for (const auto i : pending) {
+      auto r = reduced_input(current[i]);
+      reduced.push_back(r.has_value());
+      round.push_back(r ? std::move(*r) : current[i]);
+    }
+    auto out = simulate(round);
+    std::vector<std::size_t> again;
+    for (std::size_t n = 0; n < pending.size(); ++n) {
+      const auto i = pending[n];
+      if (!reduced[n]) {
+        results[i] = std::move(out[n]);
+      } else if (auto full = extend_result(current[i], std::move(out[n]))) {
+        results[i] = std::move(*full);
+      } else {
+        again.push_back(i);
+      }
+    }
+    pending = std::move(again);
+  }
+  return results;
+}
+
 }  // namespace csx::engine

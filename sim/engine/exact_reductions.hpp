@@ -11,7 +11,9 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <optional>
+#include <vector>
 
 #include "engine/simulation.hpp"
 
@@ -32,5 +34,13 @@ inline constexpr double kPeriodTolerance = 1e-10;
 // clears that reduction's flag in `input` and returns nothing.
 [[nodiscard]] std::optional<SimulationResult> extend_result(SimulationInput& input,
                                                             SimulationResult reduced);
+
+// Simulates `inputs` with every reduction that applies: each round simulates the reduced plans
+// (through `simulate`, results in order); a plan whose check fails loses that reduction and
+// goes to the next round (at most one per reduction, then it runs in full).
+[[nodiscard]] std::vector<SimulationResult> simulate_reduced(
+    const std::vector<SimulationInput>& inputs,
+    const std::function<std::vector<SimulationResult>(const std::vector<SimulationInput>&)>&
+        simulate);
 
 }  // namespace csx::engine

@@ -168,34 +168,9 @@ std::vector<SimulationResult> simulate_all(const std::vector<SimulationInput>& i
   for (const auto& in : inputs)
     if (in.simulated_steps < 2) throw std::invalid_argument("simulate at least two steps");
   if (processes <= 0) processes = available_cpus();
-  // Each round simulates the reduced plans; a plan whose check fails loses that reduction and
-  // goes to the next round (at most one per reduction, then it runs in full).
-  std::vector<SimulationInput> current = inputs;
-  std::vector<SimulationResult> results(inputs.size());
-  std::vector<std::size_t> pending(inputs.size());
-  for (std::size_t i = 0; i < pending.size(); ++i) pending[i] = i;
-  while (!pending.empty()) {
-    std::vector<SimulationInput> round;
-    std::vector<bool> reduced;
-    for (const auto i : pending) {
-      auto r = reduced_input(current[i]);
-      reduced.push_back(r.has_value());
-      round.push_back(r ? std::move(*r) : current[i]);
-    }
-    auto out = run_grouped(round, processes);
-    std::vector<std::size_t> again;
-    for (std::size_t n = 0; n < pending.size(); ++n) {
-      const auto i = pending[n];
-      if (!reduced[n]) {
-        results[i] = std::move(out[n]);
-      } else if (auto full = extend_result(current[i], std::move(out[n]))) {
-        results[i] = std::move(*full);
-      } else {
-        again.push_back(i);
-      }
-    }
-    pending = std::move(again);
-  }
+  auto results = simulate_reduced(inputs, [processes](const std::vector<SimulationInput>& round) {
+    return run_grouped(round, processes);
+  });
   for (std::size_t i = 0; i < results.size(); ++i) plan::summarize(inputs[i], results[i]);
   return results;
 }

@@ -45,72 +45,59 @@ std::string attention_kind(const model::Stack& st) {
   return "multi-head";
 }
 
-}  // namespace
+// What both outputs report besides the layers.
+struct Figures {
+  std::int64_t max_mbs;  // largest micro_batch_size that fits (samples)
+  model::MemoryXCheck mx;
+  double train_flops;  // FLOP per sample, no recompute
+};
 
-int describe_command(const Args& args) {
-  po::options_description desc("describe options");
-  std::string file, platform_name = "cs2";
-  desc.add_options()("model", po::value(&file)->required(),
-                     "model or Model Zoo params file, or a models/ name")(
-      "platform", po::value(&platform_name), "cs2 | cs3 | platform file (default cs2)")(
-      "seq-len", po::value<std::string>(), "sequence length override (tokens)")(
-      "json", "print one JSON object");
-  po::positional_options_description pos;
-  pos.add("model", 1);
-  const auto vm = parse_options(
-      args, "csxsim describe MODEL_OR_PARAMS_FILE [--platform cs2|cs3|FILE] [--seq-len S] [--json]",
-      desc, &pos);
-  if (!vm) return 0;
-  // Any file run accepts: a models/ file, a Model Zoo file, or a scenario naming a model.
-  const auto scenario =
-      io::load_scenario(resolve_model_path(file), data_dir(), optional_count(*vm, "seq-len"));
-  print_warnings(scenario);
+void print_json(const io::Scenario& scenario, const platform::PlatformSpec& platform,
+                const model::ModelCosts& costs, const Figures& f) {
   const auto& spec = scenario.model;
-  const auto platform = platform::load_platform(platform_name, data_dir());
-  const auto costs = model::layer_costs(spec);
-  const auto max_mbs = model::max_fitting_micro_batch_size(costs, platform, model::Pass::kTrain);
-  const auto mx = model::memoryx_check(costs, platform);
-  const double train_flops = costs.train_flops_per_sample(false);
-
-  if (vm->count("json")) {
-    nlohmann::ordered_json j;
-    j["model"] = spec.label;
-    j["family"] = spec.name;
-    j["family_from"] = spec.family_from;
-    j["architecture"] = architecture_name(spec.architecture);
-    j["platform"] = platform.name;
-    j["seq_len"] = spec.seq_len;
-    j["seq_len_from"] = spec.seq_len_from;
-    j["modelled"] = spec.modelled;
-    j["warnings"] = scenario.warnings;
-    auto& stacks = j["stacks"] = nlohmann::json::array();
-    for (const auto& st : spec.stacks) {
-      nlohmann::ordered_json one = nlohmann::json(st);
-      one["attention"] = attention_kind(st);
-      stacks.push_back(std::move(one));
-    }
-    j["parameters"] = costs.parameters();
-    j["train_flops_per_sample"] = train_flops;
-    j["train_flops_per_sample_with_recompute"] = costs.train_flops_per_sample(true);
-    j["forward_flops_per_sample"] = costs.forward_flops_per_sample();
-    j["weight_bytes_per_pass"] = costs.weight_bytes_per_pass();
-    j["activation_bytes_per_sample"] = costs.activation_bytes_per_sample();
-    j["max_fitting_micro_batch_size"] = max_mbs;
-    j["max_micro_batch_size_without_recompute"] =
-        model::max_micro_batch_size_without_recompute(costs, platform);
-    j["memoryx_required_bytes"] = mx.required_bytes;
-    j["memoryx_fits"] = mx.fits;
-    auto& layers = j["layers"] = nlohmann::json::array();
-    for (const auto& L : costs.layers)
-      layers.push_back(nlohmann::ordered_json{{"name", L.name},
-                                              {"kind", kind_name(L.kind)},
-                                              {"parameters", L.parameters},
-                                              {"weight_bytes", L.weight_bytes},
-                                              {"forward_flops_per_sample", L.forward_flops},
-                                              {"activation_bytes_per_sample", L.activation_bytes}});
-    fmt::print("{}\n", j.dump(2));
-    return 0;
+  const auto& [max_mbs, mx, train_flops] = f;
+  nlohmann::ordered_json j;
+  j["model"] = spec.label;
+  j["family"] = spec.name;
+  j["family_from"] = spec.family_from;
+  j["architecture"] = architecture_name(spec.architecture);
+  j["platform"] = platform.name;
+  j["seq_len"] = spec.seq_len;
+  j["seq_len_from"] = spec.seq_len_from;
+  j["modelled"] = spec.modelled;
+  j["warnings"] = scenario.warnings;
+  auto& stacks = j["stacks"] = nlohmann::json::array();
+  for (const auto& st : spec.stacks) {
+    nlohmann::ordered_json one = nlohmann::json(st);
+    one["attention"] = attention_kind(st);
+    stacks.push_back(std::move(one));
   }
+  j["parameters"] = costs.parameters();
+  j["train_flops_per_sample"] = train_flops;
+  j["train_flops_per_sample_with_recompute"] = costs.train_flops_per_sample(true);
+  j["forward_flops_per_sample"] = costs.forward_flops_per_sample();
+  j["weight_bytes_per_pass"] = costs.weight_bytes_per_pass();
+  j["activation_bytes_per_sample"] = costs.activation_bytes_per_sample();
+  j["max_fitting_micro_batch_size"] = max_mbs;
+  j["max_micro_batch_size_without_recompute"] =
+      model::max_micro_batch_size_without_recompute(costs, platform);
+  j["memoryx_required_bytes"] = mx.required_bytes;
+  j["memoryx_fits"] = mx.fits;
+  auto& layers = j["layers"] = nlohmann::json::array();
+  for (const auto& L : costs.layers)
+    layers.push_back(nlohmann::ordered_json{{"name", L.name},
+                                            {"kind", kind_name(L.kind)},
+                                            {"parameters", L.parameters},
+                                            {"weight_bytes", L.weight_bytes},
+                                            {"forward_flops_per_sample", L.forward_flops},
+                                            {"activation_bytes_per_sample", L.activation_bytes}});
+  fmt::print("{}\n", j.dump(2));
+}
+
+void print_text(const io::Scenario& scenario, const platform::PlatformSpec& platform,
+                const model::ModelCosts& costs, const Figures& f) {
+  const auto& spec = scenario.model;
+  const auto& [max_mbs, mx, train_flops] = f;
 
   fmt::print("model {} ({}, {}) from {}\n", spec.label, spec.name,
              architecture_name(spec.architecture), spec.source);
@@ -144,6 +131,33 @@ int describe_command(const Args& args) {
   for (const auto& L : costs.layers)
     fmt::print("{:<12} {:<10} {:>16} {:>16.4e} {:>20.4e} {:>22.4e}\n", L.name, kind_name(L.kind),
                L.parameters, L.weight_bytes, L.forward_flops, L.activation_bytes);
+}
+
+}  // namespace
+
+int describe_command(const Args& args) {
+  po::options_description desc("describe options");
+  std::string file, platform_name = "cs2";
+  desc.add_options()("model", po::value(&file)->required(),
+                     "model or Model Zoo params file, or a models/ name")(
+      "platform", po::value(&platform_name), "cs2 | cs3 | platform file (default cs2)")(
+      "seq-len", po::value<std::string>(), "sequence length override (tokens)")(
+      "json", "print one JSON object");
+  po::positional_options_description pos;
+  pos.add("model", 1);
+  const auto vm = parse_options(
+      args, "csxsim describe MODEL_OR_PARAMS_FILE [--platform cs2|cs3|FILE] [--seq-len S] [--json]",
+      desc, &pos);
+  if (!vm) return 0;
+  // Any file run accepts: a models/ file, a Model Zoo file, or a scenario naming a model.
+  const auto scenario =
+      io::load_scenario(resolve_model_path(file), data_dir(), optional_count(*vm, "seq-len"));
+  print_warnings(scenario);
+  const auto platform = platform::load_platform(platform_name, data_dir());
+  const auto costs = model::layer_costs(scenario.model);
+  const Figures figures{model::max_fitting_micro_batch_size(costs, platform, model::Pass::kTrain),
+                        model::memoryx_check(costs, platform), costs.train_flops_per_sample(false)};
+  (vm->count("json") ? print_json : print_text)(scenario, platform, costs, figures);
   return 0;
 }
 

@@ -73,6 +73,96 @@ std::string point_rows(const Job& job) {
   return text;
 }
 
+// The grid's jobs in canonical order, this shard's share; points a rule refuses are skipped with
+// a note (every point refused: RuleError).
+std::map<PointKey, Job> grid_jobs(const io::Scenario& scenario, const Overrides& base,
+                                  const std::vector<std::int64_t>& num_csx,
+                                  const std::vector<std::int64_t>& batches,
+                                  std::pair<std::int64_t, std::int64_t> shard,
+                                  int processes_per_point, std::size_t& refused) {
+  std::vector<PointKey> grid;
+  for (const auto n : num_csx)
+    for (const auto b : batches) grid.emplace_back(n, b);
+  std::sort(grid.begin(), grid.end());
+  grid.erase(std::unique(grid.begin(), grid.end()), grid.end());
+  std::map<PointKey, Job> pending;
+  std::string first_refusal;
+  for (std::size_t i = 0; i < grid.size(); ++i) {
+    if (static_cast<std::int64_t>(i) % shard.second != shard.first) continue;
+    Overrides o = base;
+    o.num_csx = grid[i].first;
+    o.batch_size = grid[i].second;
+    try {
+      Job job = make_job(scenario, o, data_dir());
+      job.simulation_processes = processes_per_point;
+      pending.emplace(grid[i], std::move(job));
+    } catch (const RuleError& e) {
+      if (first_refusal.empty()) first_refusal = e.what();
+      ++refused;
+      fmt::print(stderr, "note: skipped num_csx {}, batch_size {}: {}\n", grid[i].first,
+                 grid[i].second, e.what());
+    }
+  }
+  if (pending.empty() && refused > 0)
+    throw RuleError(fmt::format("every grid point was refused; first: {}", first_refusal));
+  return pending;
+}
+
+// --resume: the finished points of `csv`, which must be of this sweep; they leave `pending`.
+SweepTable resume(const std::string& csv, std::map<PointKey, Job>& pending) {
+  SweepTable table = read_sweep_csv(csv);
+  if (!pending.empty()) {
+    const Job& job = pending.begin()->second;
+    SweepIdentity id{job.scenario.model.label, job.platform.name, {}};
+    for (const auto& p : job.passes) id.requested.push_back(batching::to_string(p.setting));
+    check_identity(table, id, csv);
+  }
+  for (const auto& [key, rows] : table.points)
+    if (!pending.count(key))
+      throw InputError(
+          fmt::format("{}: holds num_csx {}, batch_size {}, which is not in this "
+                      "sweep's grid (or shard); refusing to drop it",
+                      csv, key.first, key.second));
+  for (const auto& [key, rows] : table.points) pending.erase(key);
+  fmt::print(stderr, "resume: {} finished points kept from {}\n", table.points.size(), csv);
+  return table;
+}
+
+// Runs the pending points in the pool, `jobs` at once, into `table` (written to `csv` at most
+// once a second); returns the first failure, empty if none.
+std::string run_points(const std::map<PointKey, Job>& pending, std::int64_t jobs,
+                       const std::string& csv, SweepTable& table, Progress& progress,
+                       std::size_t& refused) {
+  std::vector<std::pair<PointKey, const Job*>> points;
+  for (const auto& [key, job] : pending) points.emplace_back(key, &job);
+  auto last_write = std::chrono::steady_clock::now();
+  std::string failure;
+  run_in_children(
+      points.size(), PoolOptions{static_cast<int>(jobs), true},
+      [&](std::size_t i) { return point_rows(*points[i].second); },
+      [&](std::size_t i, ChildOutcome c) {
+        const auto& key = points[i].first;
+        if (c.status == 0) {
+          table.points[key] = std::move(c.output);
+        } else if (c.status == 2) {
+          fmt::print(stderr, "note: skipped num_csx {}, batch_size {}: {}\n", key.first, key.second,
+                     c.output);
+          ++refused;
+        } else if (g_signal == 0) {
+          failure = fmt::format("num_csx {}, batch_size {}: {}", key.first, key.second,
+                                c.output.empty() ? "worker process failed" : c.output);
+        }
+        progress.update(table.points.size(), key);
+        const auto now = std::chrono::steady_clock::now();
+        if (now - last_write > std::chrono::seconds(1)) {
+          io::write_file_atomically(csv, table.render());
+          last_write = now;
+        }
+      },
+      [&] { return g_signal != 0 || !failure.empty(); });
+  return failure;
+}
+
 }  // namespace
 
 int sweep_command(const Args& args) {
@@ -117,86 +207,14 @@ int sweep_command(const Args& args) {
       io::load_scenario(scenario_file, data_dir(), optional_count(*vm, "seq-len"));
   print_warnings(scenario);
 
-  // The grid in canonical order; this shard's share of it.
-  std::vector<PointKey> grid;
-  for (const auto n : num_csx)
-    for (const auto b : batches) grid.emplace_back(n, b);
-  std::sort(grid.begin(), grid.end());
-  grid.erase(std::unique(grid.begin(), grid.end()), grid.end());
-  std::map<PointKey, Job> pending;
-  std::string first_refusal;
   std::size_t refused = 0;
-  for (std::size_t i = 0; i < grid.size(); ++i) {
-    if (static_cast<std::int64_t>(i) % shard.second != shard.first) continue;
-    Overrides o = base;
-    o.num_csx = grid[i].first;
-    o.batch_size = grid[i].second;
-    try {
-      Job job = make_job(scenario, o, data_dir());
-      job.simulation_processes = processes_per_point;
-      pending.emplace(grid[i], std::move(job));
-    } catch (const RuleError& e) {
-      if (first_refusal.empty()) first_refusal = e.what();
-      ++refused;
-      fmt::print(stderr, "note: skipped num_csx {}, batch_size {}: {}\n", grid[i].first,
-                 grid[i].second, e.what());
-    }
-  }
-  if (pending.empty() && refused > 0)
-    throw RuleError(fmt::format("every grid point was refused; first: {}", first_refusal));
-
+  auto pending = grid_jobs(scenario, base, num_csx, batches, shard, processes_per_point, refused);
   SweepTable table;
-  if (vm->count("resume") && std::filesystem::exists(csv)) {
-    table = read_sweep_csv(csv);
-    if (!pending.empty()) {
-      const Job& job = pending.begin()->second;
-      SweepIdentity id{job.scenario.model.label, job.platform.name, {}};
-      for (const auto& p : job.passes) id.requested.push_back(batching::to_string(p.setting));
-      check_identity(table, id, csv);
-    }
-    for (const auto& [key, rows] : table.points)
-      if (!pending.count(key))
-        throw InputError(
-            fmt::format("{}: holds num_csx {}, batch_size {}, which is not in this "
-                        "sweep's grid (or shard); refusing to drop it",
-                        csv, key.first, key.second));
-    for (const auto& [key, rows] : table.points) pending.erase(key);
-    fmt::print(stderr, "resume: {} finished points kept from {}\n", table.points.size(), csv);
-  }
-
+  if (vm->count("resume") && std::filesystem::exists(csv)) table = resume(csv, pending);
   const std::size_t total = pending.size() + table.points.size();
   Progress progress(total, isatty(STDERR_FILENO) && !vm->count("quiet"));
   install_handlers();
-  const std::vector<std::pair<PointKey, const Job*>> points = [&] {
-    std::vector<std::pair<PointKey, const Job*>> v;
-    for (const auto& [key, job] : pending) v.emplace_back(key, &job);
-    return v;
-  }();
-  auto last_write = std::chrono::steady_clock::now();
-  std::string failure;
-  run_in_children(
-      points.size(), PoolOptions{static_cast<int>(jobs), true},
-      [&](std::size_t i) { return point_rows(*points[i].second); },
-      [&](std::size_t i, ChildOutcome c) {
-        const auto& key = points[i].first;
-        if (c.status == 0) {
-          table.points[key] = std::move(c.output);
-        } else if (c.status == 2) {
-          fmt::print(stderr, "note: skipped num_csx {}, batch_size {}: {}\n", key.first, key.second,
-                     c.output);
-          ++refused;
-        } else if (g_signal == 0) {
-          failure = fmt::format("num_csx {}, batch_size {}: {}", key.first, key.second,
-                                c.output.empty() ? "worker process failed" : c.output);
-        }
-        progress.update(table.points.size(), key);
-        const auto now = std::chrono::steady_clock::now();
-        if (now - last_write > std::chrono::seconds(1)) {
-          io::write_file_atomically(csv, table.render());
-          last_write = now;
-        }
-      },
-      [&] { return g_signal != 0 || !failure.empty(); });
+  const std::string failure = run_points(pending, jobs, csv, table, progress, refused);
   progress.finish();
   io::write_file_atomically(csv, table.render());
   if (!failure.empty()) throw std::runtime_error(failure);

@@ -274,6 +274,52 @@ int cross_validate(const std::string& reference) {
   return 0;
 }
 
+// The reference file's lists, filtered by --only, --only-platform and --measurements-only;
+// refuses a selection with no entry and an override for a platform no entry runs on.
+std::map<std::string, std::vector<Entry>> read_reference(const std::string& reference,
+                                                         const po::variables_map& vm,
+                                                         const Overrides& base) {
+  const io::Block root(reference, "", io::load_yaml_file(reference));
+  root.require_known_keys(kLists);
+  std::map<std::string, std::vector<Entry>> lists;
+  for (const auto& key : kLists) lists[key] = read_list(root, key, reference);
+  const bool only_measured = vm.count("measurements-only") || vm.count("only");
+  if (only_measured)
+    for (const auto& key : {"auto_decisions", "memory_facts", "preferences"}) lists[key].clear();
+  if (vm.count("only")) {
+    const auto names = "," + vm["only"].as<std::string>() + ",";
+    for (const auto& key : {"measurements", "older_measurements"})
+      std::erase_if(lists[key], [&](const Entry& e) {
+        return names.find("," + e.name + ",") == std::string::npos;
+      });
+  }
+  if (vm.count("only-platform")) {
+    const auto only = vm["only-platform"].as<std::string>();
+    for (auto& [key, list] : lists)
+      std::erase_if(list, [&](const Entry& e) { return e.platform != only; });
+  }
+  std::size_t total = 0;
+  for (const auto& [key, list] : lists) total += list.size();
+  if (total == 0)
+    throw InputError(
+        fmt::format("{}: no entries to validate{}", reference,
+                    vm.count("only-platform")
+                        ? fmt::format(" for platform '{}'", vm["only-platform"].as<std::string>())
+                        : std::string()));
+  for (const auto& [key, value] : base.platform_overrides) {
+    const auto colon = key.find(':');
+    if (colon == std::string::npos) continue;
+    const std::string p = key.substr(0, colon);
+    bool used = false;
+    for (const auto& [k, list] : lists)
+      for (const auto& e : list) used = used || e.platform == p;
+    if (!used)
+      throw InputError(fmt::format("--platform-override {}={}: no entry runs on platform '{}'{}",
+                                   key, value, p, did_you_mean(p, {"cs2", "cs3"})));
+  }
+  return lists;
+}
+
 }  // namespace
 
 int validate_command(const Args& args) {
@@ -309,44 +355,7 @@ int validate_command(const Args& args) {
         throw InputError(fmt::format("--platform-override {}: expected KEY=VALUE", kv));
       base.platform_overrides.emplace_back(kv.substr(0, eq), kv.substr(eq + 1));
     }
-  const io::Block root(reference, "", io::load_yaml_file(reference));
-  root.require_known_keys(kLists);
-  std::map<std::string, std::vector<Entry>> lists;
-  for (const auto& key : kLists) lists[key] = read_list(root, key, reference);
-  const bool only_measured = vm->count("measurements-only") || vm->count("only");
-  if (only_measured)
-    for (const auto& key : {"auto_decisions", "memory_facts", "preferences"}) lists[key].clear();
-  if (vm->count("only")) {
-    const auto names = "," + (*vm)["only"].as<std::string>() + ",";
-    for (const auto& key : {"measurements", "older_measurements"})
-      std::erase_if(lists[key], [&](const Entry& e) {
-        return names.find("," + e.name + ",") == std::string::npos;
-      });
-  }
-  if (vm->count("only-platform")) {
-    const auto only = (*vm)["only-platform"].as<std::string>();
-    for (auto& [key, list] : lists)
-      std::erase_if(list, [&](const Entry& e) { return e.platform != only; });
-  }
-  std::size_t total = 0;
-  for (const auto& [key, list] : lists) total += list.size();
-  if (total == 0)
-    throw InputError(fmt::format(
-        "{}: no entries to validate{}", reference,
-        vm->count("only-platform")
-            ? fmt::format(" for platform '{}'", (*vm)["only-platform"].as<std::string>())
-            : std::string()));
-  for (const auto& [key, value] : base.platform_overrides) {
-    const auto colon = key.find(':');
-    if (colon == std::string::npos) continue;
-    const std::string p = key.substr(0, colon);
-    bool used = false;
-    for (const auto& [k, list] : lists)
-      for (const auto& e : list) used = used || e.platform == p;
-    if (!used)
-      throw InputError(fmt::format("--platform-override {}={}: no entry runs on platform '{}'{}",
-                                   key, value, p, did_you_mean(p, {"cs2", "cs3"})));
-  }
+  auto lists = read_reference(reference, *vm, base);
   // Unknown override keys fail here, before anything is printed.
   for (const auto& name : {"cs2", "cs3"}) {
     auto p = platform::load_platform(name, data_dir());

@@ -10,7 +10,7 @@ import time
 from clitest import CSXSIM, check, expect, finish
 
 SCEN = "scenarios/gpt3_xl_4x_cs2.yaml"
-GRID = ["--num-csx", "1:32:x2", "--batch-size", "264,528,1056", "--micro-batch-size", "explore",
+GRID = ["--num-csx", "1:128:x2", "--batch-size", "264,528,1056,2112,4224,8448", "--micro-batch-size", "explore",
         "--compile-only", "--steps", "100"]
 
 

@@ -65,6 +65,7 @@ void print_json(const io::Scenario& scenario, const platform::PlatformSpec& plat
   j["seq_len"] = spec.seq_len;
   j["seq_len_from"] = spec.seq_len_from;
   j["modelled"] = spec.modelled;
+  j["ignored_keys"] = spec.ignored_keys;
   j["warnings"] = scenario.warnings;
   auto& stacks = j["stacks"] = nlohmann::json::array();
   for (const auto& st : spec.stacks) {
@@ -112,6 +113,8 @@ void print_text(const io::Scenario& scenario, const platform::PlatformSpec& plat
         st.trainable ? "" : ", frozen");
   if (spec.vocab_size > 0) fmt::print("  vocab {}\n", spec.vocab_size);
   if (!spec.modelled.empty()) fmt::print("  modelled: {}\n", fmt::join(spec.modelled, "; "));
+  if (!spec.ignored_keys.empty())
+    fmt::print("  ignored (no effect on cost or memory): {}\n", fmt::join(spec.ignored_keys, ", "));
   fmt::print("{:<44}{:>20}\n", "parameters", costs.parameters());
   fmt::print("{:<44}{:>20.4e}\n", "training FLOP per sample (model, no recompute)", train_flops);
   fmt::print("{:<44}{:>20.4e}\n", "training FLOP per sample (with recompute)",

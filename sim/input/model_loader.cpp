@@ -285,6 +285,13 @@ ModelSpec read_model_unchecked(const YAML::Node& root, const std::string& file,
   const FamilyInput in{m, train_data_block(root, file), file, seq_len};
   reader_of(family->architecture)(in, s);
   check_size(s);
+  // Keys the Model Zoo defines that the reading never looked at: they change no cost.
+  const auto known = defined_keys(s.name);
+  for (const auto& kv : m.node()) {
+    const std::string key = kv.first.Scalar();
+    if (!m.consulted().count(key) && std::find(known.begin(), known.end(), key) != known.end())
+      s.ignored_keys.push_back(key);
+  }
   return s;
 }
 

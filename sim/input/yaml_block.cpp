@@ -149,6 +149,7 @@ std::string Block::where(const std::string& key) const {
 }
 
 bool Block::has(const std::string& key) const {
+  consulted_->insert(key);
   return node_.IsMap() && node_[key].IsDefined();
 }
 

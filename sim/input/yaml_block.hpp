@@ -5,7 +5,9 @@
 #include <yaml-cpp/yaml.h>
 #include <cstdint>
 #include <limits>
+#include <memory>
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -23,6 +25,8 @@ class Block {
   [[nodiscard]] const std::string& file() const { return file_; }
   [[nodiscard]] const std::string& key_path() const { return key_path_; }
   [[nodiscard]] const YAML::Node& node() const { return node_; }
+  // The keys looked up so far (has, get_*, child), by this block and its copies.
+  [[nodiscard]] const std::set<std::string>& consulted() const { return *consulted_; }
   // "file:line: key.path.key" for messages.
   [[nodiscard]] std::string where(const std::string& key) const;
 
@@ -71,6 +75,7 @@ class Block {
   std::string file_;
   std::string key_path_;
   YAML::Node node_;
+  std::shared_ptr<std::set<std::string>> consulted_ = std::make_shared<std::set<std::string>>();
 };
 
 }  // namespace csx::io

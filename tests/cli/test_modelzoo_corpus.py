@@ -126,6 +126,8 @@ for rel, d, r in results:
     check(j["family"] == expected or (expected == "esm2/classification" and j["family"] == expected),
           f"{rel}: read as family {j['family']!r}, expected {expected!r}")
     check(j["seq_len"] > 0 and j["seq_len_from"], f"{rel}: no sequence length or its source")
+    check(isinstance(j.get("ignored_keys"), list) and j.get("stacks") is not None,
+          f"{rel}: describe lacks ignored_keys or stacks")
 
 for rel, figure, source in PUBLISHED:
     got = params.get(rel)

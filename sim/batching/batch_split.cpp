@@ -17,9 +17,10 @@ BatchSplit split_batch(std::int64_t batch_size, std::int64_t num_csx) {
         "batch_size = {} is larger than {} (2^40), the largest global batch csxsim handles",
         batch_size, kMaxBatchSize));
   if (num_csx > kMaxNumCsx)
-    throw InputError(fmt::format("num_csx = {} is larger than {} (2^20), the most systems csxsim "
-                                 "handles",
-                                 num_csx, kMaxNumCsx));
+    throw InputError(
+        fmt::format("num_csx = {} is larger than {} (2^20), the most systems csxsim "
+                    "handles",
+                    num_csx, kMaxNumCsx));
   if (batch_size < num_csx)
     throw RuleError(fmt::format(
         "batch_size = {} is smaller than num_csx = {}: every system needs at least one sample",

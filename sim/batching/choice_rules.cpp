@@ -1,8 +1,8 @@
 // The choice rules of none, integer, explore and auto.
 #include "batching/choice_rules.hpp"
 
-#include <algorithm>
 #include <fmt/format.h>
+#include <algorithm>
 
 #include "batching/supported_sizes.hpp"
 
@@ -20,7 +20,9 @@ std::optional<std::size_t> fastest(const std::vector<Evaluated>& c) {
   return best;
 }
 
-double samples_per_s(const Evaluated& e) { return 1.0 / e.step_time_s; }
+double samples_per_s(const Evaluated& e) {
+  return 1.0 / e.step_time_s;
+}
 
 }  // namespace
 
@@ -52,13 +54,13 @@ Choice choose(const MbsSetting& setting, std::int64_t P, const std::vector<Evalu
                                P, c[*best].micro_batch_size, 100 * gain, 100 * auto_min_speedup);
     } else {
       out.decision = fmt::format("auto chose {}: {:.1f}% faster than {} (threshold {:.0f}%)",
-                                 c[*best].micro_batch_size, 100 * gain, P,
-                                 100 * auto_min_speedup);
+                                 c[*best].micro_batch_size, 100 * gain, P, 100 * auto_min_speedup);
     }
   } else if (is_auto) {
-    out.decision = fmt::format("auto chose {}: per-system batch {} does not fit on-chip memory; "
-                               "fastest fitting candidate",
-                               c[*best].micro_batch_size, P);
+    out.decision = fmt::format(
+        "auto chose {}: per-system batch {} does not fit on-chip memory; "
+        "fastest fitting candidate",
+        c[*best].micro_batch_size, P);
   } else if (std::holds_alternative<MbsExplore>(setting)) {
     const auto n = std::count_if(c.begin(), c.end(), [](const Evaluated& e) { return e.fits; });
     out.decision = fmt::format("explore chose {}: fastest of {} fitting candidates",

@@ -1,8 +1,8 @@
 // Resolution of micro_batch_size settings and the candidate lists of auto and explore.
 #include "batching/resolve.hpp"
 
-#include <algorithm>
 #include <fmt/format.h>
+#include <algorithm>
 
 #include "batching/supported_sizes.hpp"
 #include "common/errors.hpp"
@@ -67,8 +67,7 @@ std::vector<std::int64_t> auto_candidates(std::int64_t P) {
   const std::size_t n = divisors.size(), want = std::min(n, kAutoMaxCandidates - 1);
   for (std::size_t i = 0; i < want; ++i) {
     const std::size_t idx = want == 1 ? n - 1 : (i * (n - 1) + (want - 1) / 2) / (want - 1);
-    if (std::find(out.begin(), out.end(), divisors[idx]) == out.end())
-      out.push_back(divisors[idx]);
+    if (std::find(out.begin(), out.end(), divisors[idx]) == out.end()) out.push_back(divisors[idx]);
   }
   std::sort(out.begin(), out.end(), std::greater<>());
   return out;
@@ -117,13 +116,15 @@ Resolution resolve(const MbsSetting& setting, const BatchSplit& split, const Mod
         lo, P, split.batch_size, split.num_csx));
   r.candidates = explore_candidates(P, lo, hi);
   if (r.candidates.empty())
-    throw RuleError(fmt::format("explore range {}:{} holds no supported micro_batch_size for "
-                                "per-system batch size {}",
-                                lo, hi, P));
+    throw RuleError(
+        fmt::format("explore range {}:{} holds no supported micro_batch_size for "
+                    "per-system batch size {}",
+                    lo, hi, P));
   if (e.max && *e.max > P)
-    r.notice = fmt::format("explore max {} is larger than the per-system batch size {}; "
-                           "it was lowered to {}",
-                           *e.max, P, P);
+    r.notice = fmt::format(
+        "explore max {} is larger than the per-system batch size {}; "
+        "it was lowered to {}",
+        *e.max, P, P);
   return r;
 }
 

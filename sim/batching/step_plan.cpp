@@ -10,8 +10,8 @@ namespace csx::batching {
 
 StepPlan make_plan(const BatchSplit& split, std::int64_t mbs) {
   if (!is_supported(split.per_system_batch_size, mbs))
-    throw InputError(fmt::format("micro_batch_size {} is not in S({})", mbs,
-                                 split.per_system_batch_size));
+    throw InputError(
+        fmt::format("micro_batch_size {} is not in S({})", mbs, split.per_system_batch_size));
   return StepPlan{split, mbs, num_microbatches(split.per_system_batch_size, mbs)};
 }
 
@@ -34,7 +34,8 @@ std::vector<std::pair<std::int64_t, std::int64_t>> StepPlan::microbatch_groups(
 std::vector<std::vector<std::int64_t>> StepPlan::per_system() const {
   std::vector<std::vector<std::int64_t>> out;
   out.reserve(static_cast<std::size_t>(split.num_csx));
-  for (std::int64_t i = 0; i < split.num_csx; ++i) out.push_back(microbatch_sizes(split.batch_of(i)));
+  for (std::int64_t i = 0; i < split.num_csx; ++i)
+    out.push_back(microbatch_sizes(split.batch_of(i)));
   return out;
 }
 

@@ -2,8 +2,8 @@
 // whose last k is floor((P - 1) / (v - 1)) for v > 1.
 #include "batching/supported_sizes.hpp"
 
-#include <algorithm>
 #include <fmt/format.h>
+#include <algorithm>
 
 #include "batching/batch_split.hpp"
 #include "common/errors.hpp"
@@ -23,7 +23,9 @@ std::vector<SupportedSize> supported_micro_batch_sizes(std::int64_t P) {
   return out;
 }
 
-std::int64_t num_microbatches(std::int64_t P, std::int64_t mbs) { return ceil_div(P, mbs); }
+std::int64_t num_microbatches(std::int64_t P, std::int64_t mbs) {
+  return ceil_div(P, mbs);
+}
 
 bool is_supported(std::int64_t P, std::int64_t m) {
   return m >= 1 && m <= P && ceil_div(P, ceil_div(P, m)) == m;

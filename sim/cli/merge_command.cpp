@@ -14,9 +14,8 @@ int merge_command(const Args& args) {
   po::options_description desc("merge options");
   std::vector<std::string> inputs;
   std::string output;
-  desc.add_options()
-      ("inputs", po::value(&inputs)->required()->multitoken(), "sweep CSV shards")
-      ("output,o", po::value(&output)->required(), "merged CSV");
+  desc.add_options()("inputs", po::value(&inputs)->required()->multitoken(), "sweep CSV shards")(
+      "output,o", po::value(&output)->required(), "merged CSV");
   po::positional_options_description pos;
   pos.add("inputs", -1);
   const auto vm = parse_options(args, "csxsim merge A.csv B.csv ... -o ALL.csv", desc, &pos);

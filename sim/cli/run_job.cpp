@@ -1,6 +1,6 @@
 // Scenario + overrides -> job -> searched candidates.
-#include "input/platform_loader.hpp"
 #include "cli/run_job.hpp"
+#include "input/platform_loader.hpp"
 
 #include <fmt/format.h>
 

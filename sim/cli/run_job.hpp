@@ -6,10 +6,10 @@
 #include <string>
 #include <vector>
 
-#include "report/results_csv.hpp"
 #include "input/scenario.hpp"
 #include "model/layer_costs.hpp"
 #include "platform/platform_spec.hpp"
+#include "report/results_csv.hpp"
 #include "search/search.hpp"
 
 namespace csx::cli {

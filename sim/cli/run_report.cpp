@@ -1,9 +1,9 @@
 // Tables printed by `csxsim run`.
 #include "cli/run_report.hpp"
 
+#include <fmt/format.h>
 #include <algorithm>
 #include <cmath>
-#include <fmt/format.h>
 
 #include "model/compute_model.hpp"
 

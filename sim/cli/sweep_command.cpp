@@ -113,8 +113,11 @@ SweepTable resume(const std::string& csv, std::map<PointKey, Job>& pending) {
   SweepTable table = read_sweep_csv(csv);
   if (!pending.empty()) {
     const Job& job = pending.begin()->second;
-    SweepIdentity id{job.scenario.model.label, job.platform.name, {}};
-    for (const auto& p : job.passes) id.requested.push_back(batching::to_string(p.setting));
+    SweepIdentity id{job.scenario.model.label, job.platform.name, {}, {}};
+    for (const auto& p : job.passes) {
+      id.requested.push_back(batching::to_string(p.setting));
+      id.modes.emplace_back(model::to_string(p.pass));
+    }
     check_identity(table, id, csv);
   }
   for (const auto& [key, rows] : table.points)
@@ -225,6 +228,19 @@ int sweep_command(const Args& args) {
                table.points.size(), total, csv);
     return 128 + g_signal;
   }
+  // Exit 1, as run does, when no grid point has a candidate that fits.
+  bool any_chosen = false;
+  for (const auto& [key, rows] : table.points) {
+    std::size_t start = 0;
+    while (!any_chosen && start < rows.size()) {
+      const auto end = rows.find('\n', start);
+      any_chosen = io::split_csv_record(rows.substr(start, end - start))[11] == "true";
+      start = end + 1;
+    }
+  }
+  if (!table.points.empty() && !any_chosen)
+    throw InfeasibleError(
+        fmt::format("{}: nothing fits at any grid point (the rows say why)", csv));
   return 0;
 }
 

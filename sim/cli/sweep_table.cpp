@@ -3,6 +3,7 @@
 #include "common/whole_number.hpp"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 #include <algorithm>
 #include <fstream>
 
@@ -56,32 +57,43 @@ void merge_points(SweepTable part, SweepTable& into, const std::string& path) {
 }
 
 void check_identity(const SweepTable& t, const SweepIdentity& id, const std::string& path) {
+  const auto in = [](const std::vector<std::string>& v, const std::string& x) {
+    return std::find(v.begin(), v.end(), x) != v.end();
+  };
   for (const auto& [key, rows] : t.points) {
     std::size_t start = 0;
     while (start < rows.size()) {
       const auto end = rows.find('\n', start);
       const auto f = io::split_csv_record(rows.substr(start, end - start));
       start = end + 1;
-      const bool requested_ok =
-          std::find(id.requested.begin(), id.requested.end(), f[6]) != id.requested.end();
-      if (f[0] != id.model || f[1] != id.platform || !requested_ok)
+      if (f[0] != id.model || f[1] != id.platform || !in(id.requested, f[6]) ||
+          (!id.modes.empty() && !in(id.modes, f[2])))
         throw InputError(fmt::format(
             "{}: point num_csx {}, batch_size {} is from another sweep (model {}, platform {}, "
-            "micro_batch_size {}; expected {}, {}, {})",
-            path, key.first, key.second, f[0], f[1], f[6], id.model, id.platform,
-            id.requested.empty() ? "" : id.requested.front()));
+            "mode {}, micro_batch_size {}; expected {}, {}, {}, {})",
+            path, key.first, key.second, f[0], f[1], f[2], f[6], id.model, id.platform,
+            fmt::join(id.modes, " and "), id.requested.empty() ? "" : id.requested.front()));
     }
   }
 }
 
 SweepIdentity identity_of(const SweepTable& t) {
   SweepIdentity id;
-  if (t.points.empty()) return id;
-  const auto& rows = t.points.begin()->second;
-  const auto f = io::split_csv_record(rows.substr(0, rows.find('\n')));
-  id.model = f[0];
-  id.platform = f[1];
-  id.requested = {f[6]};
+  for (const auto& [key, rows] : t.points) {
+    std::size_t start = 0;
+    while (start < rows.size()) {
+      const auto end = rows.find('\n', start);
+      const auto f = io::split_csv_record(rows.substr(start, end - start));
+      start = end + 1;
+      id.model = f[0];
+      id.platform = f[1];
+      if (std::find(id.requested.begin(), id.requested.end(), f[6]) == id.requested.end())
+        id.requested.push_back(f[6]);
+      if (std::find(id.modes.begin(), id.modes.end(), f[2]) == id.modes.end())
+        id.modes.push_back(f[2]);
+    }
+    break;  // the first point tells the sweep
+  }
   return id;
 }
 

@@ -29,6 +29,7 @@ struct SweepTable {
 struct SweepIdentity {
   std::string model, platform;
   std::vector<std::string> requested;  // one per pass (train, eval)
+  std::vector<std::string> modes;      // the passes: train, eval or both
 };
 
 // Throws InputError naming `path` when a row of `t` belongs to another sweep.

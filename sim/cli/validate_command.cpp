@@ -288,6 +288,17 @@ std::map<std::string, std::vector<Entry>> read_reference(const std::string& refe
     for (const auto& key : {"auto_decisions", "memory_facts", "preferences"}) lists[key].clear();
   if (vm.count("only")) {
     const auto names = "," + vm["only"].as<std::string>() + ",";
+    std::vector<std::string> known;
+    for (const auto& key : {"measurements", "older_measurements"})
+      for (const auto& e : lists[key]) known.push_back(e.name);
+    for (std::size_t a = 1, b = 0; a < names.size(); a = b + 1) {
+      b = names.find(',', a);
+      const auto name = names.substr(a, b - a);
+      if (!name.empty() && std::find(known.begin(), known.end(), name) == known.end())
+        throw InputError(fmt::format("--only {}: no measured run named '{}'{}",
+                                     vm["only"].as<std::string>(), name,
+                                     did_you_mean(name, known)));
+    }
     for (const auto& key : {"measurements", "older_measurements"})
       std::erase_if(lists[key], [&](const Entry& e) {
         return names.find("," + e.name + ",") == std::string::npos;
@@ -314,8 +325,11 @@ std::map<std::string, std::vector<Entry>> read_reference(const std::string& refe
     for (const auto& [k, list] : lists)
       for (const auto& e : list) used = used || e.platform == p;
     if (!used)
-      throw InputError(fmt::format("--platform-override {}={}: no entry runs on platform '{}'{}",
-                                   key, value, p, did_you_mean(p, {"cs2", "cs3"})));
+      throw InputError(
+          fmt::format("--platform-override {}={}: no selected entry runs on platform "
+                      "'{}'{}",
+                      key, value, p,
+                      p == "cs2" || p == "cs3" ? std::string() : did_you_mean(p, {"cs2", "cs3"})));
   }
   return lists;
 }
@@ -343,7 +357,16 @@ int validate_command(const Args& args) {
       "[--cross-validate]",
       desc);
   if (!vm) return 0;
-  if (vm->count("cross-validate")) return cross_validate(reference);
+  if (vm->count("cross-validate")) {
+    for (const auto* other :
+         {"platform-override", "csv", "only-platform", "only", "measurements-only"})
+      if (vm->count(other))
+        throw InputError(
+            fmt::format("--cross-validate takes only --reference, not --{} (the "
+                        "refit varies the fitted parameters itself)",
+                        other));
+    return cross_validate(reference);
+  }
   const bool want_csv = vm->count("csv") > 0;
   const std::string csv = want_csv ? (*vm)["csv"].as<std::string>() : "";
   if (want_csv) io::check_output_path(csv, "--csv", {reference});

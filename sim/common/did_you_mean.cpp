@@ -1,8 +1,8 @@
 // Edit-distance suggestions for typos in keys and enumerated values.
 #include "common/did_you_mean.hpp"
 
-#include <algorithm>
 #include <fmt/format.h>
+#include <algorithm>
 
 namespace csx {
 

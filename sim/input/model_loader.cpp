@@ -212,13 +212,45 @@ std::vector<std::string> defined_keys(const std::string& family) {
   return keys;
 }
 
-void check_model_keys(const io::Block& m, const std::string& family, ModelSpec& s) {
-  const auto known = defined_keys(family);
-  for (const auto& kv : m.node()) {
+// Warns of the keys of `b` that are not in `known`.
+void warn_unknown(const io::Block& b, const std::string& family,
+                  const std::vector<std::string>& known, ModelSpec& s) {
+  for (const auto& kv : b.node()) {
     const std::string key = kv.first.Scalar();
     if (std::find(known.begin(), known.end(), key) == known.end())
       s.warnings.push_back(fmt::format("{}: key not defined by the Model Zoo for '{}'{}; ignored",
-                                       m.where(key), family, did_you_mean(key, known)));
+                                       b.where(key), family, did_you_mean(key, known)));
+  }
+}
+
+// The maps at a dotted path below `b` (a list on the way stands for each of its maps).
+void maps_at(const io::Block& b, const std::string& path, std::vector<io::Block>& out) {
+  const auto dot = path.find('.');
+  const std::string head = path.substr(0, dot);
+  if (!b.node().IsMap() || !b.node()[head]) return;
+  const YAML::Node n = b.node()[head];
+  std::vector<io::Block> next;
+  if (n.IsMap()) next.emplace_back(b.file(), b.key_path() + "." + head, n);
+  if (n.IsSequence())
+    for (std::size_t i = 0; i < n.size(); ++i)
+      if (n[i].IsMap())
+        next.emplace_back(b.file(), fmt::format("{}.{}[{}]", b.key_path(), head, i), n[i]);
+  for (const auto& x : next) {
+    if (dot == std::string::npos)
+      out.push_back(x);
+    else
+      maps_at(x, path.substr(dot + 1), out);
+  }
+}
+
+void check_model_keys(const io::Block& m, const std::string& family, ModelSpec& s) {
+  warn_unknown(m, family, defined_keys(family), s);
+  // Nested blocks the tables know ("mixtral:moe", "llava:text_model", "dino:heads.head_model").
+  for (const auto& e : modelzoo_model_keys()) {
+    if (e.family.rfind(family + ":", 0) != 0) continue;
+    std::vector<io::Block> blocks;
+    maps_at(m, e.family.substr(family.size() + 1), blocks);
+    for (const auto& b : blocks) warn_unknown(b, family, e.keys, s);
   }
 }
 

@@ -31,10 +31,25 @@ std::int64_t square_side(const io::Block& b, const std::string& key, std::int64_
 
 // The first map of a list-valued key (image_model_trunks, image_models, heads).
 io::Block first_of(const io::Block& b, const std::string& key) {
+  (void)b.has(key);  // consulted
   const YAML::Node n = b.node()[key];
   if (!n.IsSequence() || n.size() == 0 || !n[0].IsMap())
     throw InputError(fmt::format("{}: expected a list of mappings", b.where(key)));
   return io::Block(b.file(), b.key_path() + "." + key + "[0]", n[0]);
+}
+
+// The entries of a list-valued key (DINO trunks, heads) that are trained: stop_grad false or
+// absent. The teacher's copies (stop_grad true) only run forward.
+std::vector<io::Block> trained_of(const io::Block& b, const std::string& key) {
+  std::vector<io::Block> out;
+  if (!b.has_value(key) || !b.node()[key].IsSequence()) return out;
+  const YAML::Node n = b.node()[key];
+  for (std::size_t i = 0; i < n.size(); ++i) {
+    if (!n[i].IsMap()) continue;
+    io::Block e(b.file(), fmt::format("{}.{}[{}]", b.key_path(), key, i), n[i]);
+    if (!e.get_bool("stop_grad", false)) out.push_back(e);
+  }
+  return out;
 }
 
 // Tokens of an image: patches, plus the class token when prepended.
@@ -78,7 +93,10 @@ void read_vision_transformer(const FamilyInput& in, ModelSpec& s) {
   if (s.name == "dino") {
     // DINOv2 (Oquab et al. 2023): a student ViT on global and local crops, its EMA teacher
     // forward on the global crops only.
-    const io::Block trunk = first_of(in.model, "image_model_trunks").child("image_model");
+    const auto trained = trained_of(in.model, "image_model_trunks");
+    const io::Block trunk =
+        (trained.empty() ? first_of(in.model, "image_model_trunks") : trained.front())
+            .child("image_model");
     Stack st = vision_stack(trunk, s, "student");
     std::int64_t globals = 2, locals = 8, global_side = s.image_size, local_side = 0;
     if (in.train_data)
@@ -110,14 +128,17 @@ void read_vision_transformer(const FamilyInput& in, ModelSpec& s) {
     s.projection_hidden = 2048;
     s.projection_bottleneck = 256;
     s.projection_layers = 3;
+    s.projection_heads = 2;  // a DINO and an iBOT head
     if (in.model.has_value("heads") && in.model.node()["heads"].IsSequence()) {
-      const io::Block head = first_of(in.model, "heads");
-      if (auto hm = head.optional_child("head_model")) {
-        s.projection_output = hm->get_int_opt("output_size", 1, kMaxVocab).value_or(65536);
-        s.projection_hidden = hm->get_int_opt("hidden_size", 1, kMaxWidth).value_or(2048);
-        s.projection_bottleneck = hm->get_int_opt("bottleneck_size", 1, kMaxWidth).value_or(256);
-        s.projection_layers = hm->get_int_opt("num_layers", 1, 100).value_or(3);
-      }
+      const auto heads = trained_of(in.model, "heads");
+      s.projection_heads = static_cast<std::int64_t>(heads.size());
+      if (!heads.empty())
+        if (auto hm = heads.front().optional_child("head_model")) {
+          s.projection_output = hm->get_int_opt("output_size", 1, kMaxVocab).value_or(65536);
+          s.projection_hidden = hm->get_int_opt("hidden_size", 1, kMaxWidth).value_or(2048);
+          s.projection_bottleneck = hm->get_int_opt("bottleneck_size", 1, kMaxWidth).value_or(256);
+          s.projection_layers = hm->get_int_opt("num_layers", 1, 100).value_or(3);
+        }
     }
     s.modelled.push_back("DINOv2 student on all crops, EMA teacher forward on global crops");
     s.stacks = {st};
@@ -204,6 +225,17 @@ void read_multimodal(const FamilyInput& in, ModelSpec& s) {
   s.seq_len_from = seq.from;
   s.share_embedding_weights = text_block.get_bool("share_embedding_weights", false);
   s.image_tokens = vision.tokens - 1;
+  // The projector's layer widths (projector.image_model.layers_units), else two to the text width.
+  s.projector_units = {text.hidden_size, text.hidden_size};
+  if (auto proj = m.optional_child("projector"))
+    if (auto pim = proj->optional_child("image_model"))
+      if (pim->has_value("layers_units") && pim->node()["layers_units"].IsSequence()) {
+        s.projector_units.clear();
+        for (const auto& u : pim->node()["layers_units"])
+          s.projector_units.push_back(
+              parse_whole(u.Scalar(), pim->where("layers_units"), 1, kMaxWidth));
+        if (s.projector_units.empty()) s.projector_units = {text.hidden_size};
+      }
   vision.trainable = !frozen(m, "image_model.image_model_list.image_models.0.image_encoder");
   text.trainable = !frozen(m, "text_model.model");
   s.head = HeadKind::kLanguageModel;

@@ -218,16 +218,16 @@ Layer head(const ModelSpec& m) {
     }
     case HeadKind::kDinoProjection: {
       // DINOv2 heads (Oquab et al. 2023): an MLP of projection_layers layers from h to the
-      // bottleneck and a prototype layer to K outputs. The student's DINO and iBOT heads are
-      // trained; the EMA teacher's copies only run forward and are not counted.
+      // bottleneck and a prototype layer to K outputs. The student's heads (stop_grad false)
+      // are trained; the EMA teacher's copies only run forward and are not counted.
       const double hid = d(m.projection_hidden), bott = d(m.projection_bottleneck),
                    K = d(m.projection_output),
                    n = d(std::max<std::int64_t>(1, m.projection_layers));
       const double mlp = n == 1 ? h * bott + bott
                                 : h * hid + hid + (n - 2) * (hid * hid + hid) + hid * bott + bott;
       const double one = mlp + bott * K;
-      params += 2 * one;
-      L.matmuls = {{h, hid, 2 * 2 * one * d(m.image_tokens)}};  // both heads, once per crop
+      params += d(m.projection_heads) * one;
+      L.matmuls = {{h, hid, 2 * d(m.projection_heads) * one * d(m.image_tokens)}};  // per crop
       streamed = params;
       L.boundary_bytes = kBytes16 * K;
       break;
@@ -317,13 +317,22 @@ ModelCosts transformer(const ModelSpec& m) {
     const bool text_after_vision = m.architecture == Architecture::kMultimodal && k > 0;
     if (k == 0) c.layers.push_back(patches ? patch_embedding(m, st) : embedding(m));
     if (text_after_vision) {
-      // Projector from the vision width to the text width (two linear layers, LLaVA-1.5).
-      const double v = d(m.stacks[0].hidden_size), t = d(st.hidden_size);
-      Layer proj = dense("projector", LayerKind::kEmbedding, v, t, d(m.image_tokens));
-      Layer second = dense("", LayerKind::kEmbedding, t, t, d(m.image_tokens));
-      proj.parameters += second.parameters;
-      proj.weight_bytes += second.weight_bytes;
-      proj.matmuls.push_back(second.matmuls.front());
+      // Projector from the vision width through its layers' widths (LLaVA-1.5: two linear
+      // layers to the text width).
+      Layer proj;
+      double in = d(m.stacks[0].hidden_size);
+      for (const auto units : m.projector_units) {
+        const Layer one =
+            dense("projector", LayerKind::kEmbedding, in, d(units), d(m.image_tokens));
+        if (proj.name.empty())
+          proj = one;
+        else {
+          proj.parameters += one.parameters;
+          proj.weight_bytes += one.weight_bytes;
+          proj.matmuls.push_back(one.matmuls.front());
+        }
+        in = d(units);
+      }
       c.layers.push_back(proj);
       ModelSpec text = m;
       text.architecture = Architecture::kDecoder;

@@ -94,13 +94,15 @@ struct ModelSpec {
   std::int64_t image_size = 0;  // pixels per side
   std::int64_t patch_size = 0;  // patch side (pixels, or latent cells for DiT)
   std::int64_t num_channels = 3;
-  std::int64_t depth = 0;              // ResNet depth (50); fc_mnist: hidden layers
-  std::int64_t mlp_width = 0;          // fc_mnist hidden width
-  std::int64_t image_tokens = 0;       // multimodal: image tokens fed to the decoder
-  std::int64_t projection_output = 0;  // DINO prototypes
-  std::int64_t projection_hidden = 0;  // DINO head MLP width
-  std::int64_t projection_bottleneck = 0;  // DINO head bottleneck
-  std::int64_t projection_layers = 0;      // DINO head MLP layers
+  std::int64_t depth = 0;                     // ResNet depth (50); fc_mnist: hidden layers
+  std::int64_t mlp_width = 0;                 // fc_mnist hidden width
+  std::int64_t image_tokens = 0;              // multimodal: image tokens fed to the decoder
+  std::vector<std::int64_t> projector_units;  // multimodal: widths of the projector layers
+  std::int64_t projection_output = 0;         // DINO prototypes
+  std::int64_t projection_hidden = 0;         // DINO head MLP width
+  std::int64_t projection_bottleneck = 0;     // DINO head bottleneck
+  std::int64_t projection_layers = 0;         // DINO head MLP layers
+  std::int64_t projection_heads = 0;          // DINO heads trained (the teacher's run forward)
 
   // What the reading found, for `describe` and warnings.
   std::vector<std::string> modelled;      // features modelled, e.g. "grouped-query attention"

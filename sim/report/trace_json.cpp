@@ -30,14 +30,20 @@ std::string chrome_trace_json(const std::vector<plan::TraceEvent>& events,
   std::map<std::string, int> tid;
   nlohmann::ordered_json out;
   auto& list = out["traceEvents"] = nlohmann::json::array();
-  list.push_back({{"name", "process_name"}, {"ph", "M"}, {"pid", 1}, {"tid", 0},
-                  {"args", {{"name", title}}}});
+  list.push_back(
+      {{"name", "process_name"}, {"ph", "M"}, {"pid", 1}, {"tid", 0}, {"args", {{"name", title}}}});
   for (std::size_t i = 0; i < tracks.size(); ++i) {
     tid[tracks[i]] = static_cast<int>(i + 1);
-    list.push_back({{"name", "thread_name"}, {"ph", "M"}, {"pid", 1},
-                    {"tid", static_cast<int>(i + 1)}, {"args", {{"name", tracks[i]}}}});
-    list.push_back({{"name", "thread_sort_index"}, {"ph", "M"}, {"pid", 1},
-                    {"tid", static_cast<int>(i + 1)}, {"args", {{"sort_index", i}}}});
+    list.push_back({{"name", "thread_name"},
+                    {"ph", "M"},
+                    {"pid", 1},
+                    {"tid", static_cast<int>(i + 1)},
+                    {"args", {{"name", tracks[i]}}}});
+    list.push_back({{"name", "thread_sort_index"},
+                    {"ph", "M"},
+                    {"pid", 1},
+                    {"tid", static_cast<int>(i + 1)},
+                    {"args", {{"sort_index", i}}}});
   }
   for (const auto& e : events)
     list.push_back(nlohmann::ordered_json{{"name", e.name},

@@ -31,9 +31,6 @@ plan::SimulationInput plan_input(const SearchRequest& req, const CandidateResult
   in.pass = req.pass;
   in.seq_len = req.seq_len;
   in.simulated_steps = req.simulated_steps;
-  in.record_trace = req.record_trace;
-  // One track per CS-X for small clusters; beyond, only the fullest one is simulated and shown.
-  if (req.record_trace) in.representative = req.split.num_csx > plan::kTracedSystems;
   return in;
 }
 
@@ -63,7 +60,7 @@ void record(const SearchRequest& req, CandidateResult& c, plan::SimulationResult
 double model_flops_per_step(const model::ModelCosts& costs, model::Pass pass,
                             std::int64_t batch_size) {
   const double per_sample = pass == model::Pass::kTrain ? costs.train_flops_per_sample(false)
-                                                         : costs.forward_flops_per_sample();
+                                                        : costs.forward_flops_per_sample();
   return per_sample * static_cast<double>(batch_size);
 }
 
@@ -107,7 +104,17 @@ SearchOutcome run_search(const SearchRequest& req, const Simulator& simulate) {
       batching::choose(req.resolution.requested, P, evaluated, req.auto_min_speedup);
   out.chosen = choice.chosen;
   out.decision = choice.decision;
-  if (out.chosen) out.rows[*out.chosen].chosen = true;
+  if (!out.chosen) return out;
+  auto& chosen = out.rows[*out.chosen];
+  chosen.chosen = true;
+  if (req.record_trace) {
+    // The chosen row comes from the simulation that records its timeline (in full: one track
+    // per CS-X up to kTracedSystems, beyond them the fullest one).
+    auto in = plan_input(req, chosen);
+    in.record_trace = true;
+    in.representative = req.split.num_csx > plan::kTracedSystems;
+    record(req, chosen, std::move(simulate({in}).front()));
+  }
   return out;
 }
 

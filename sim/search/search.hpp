@@ -11,9 +11,9 @@
 #include <vector>
 
 #include "batching/resolve.hpp"
-#include "plan/simulation_plan.hpp"
 #include "model/layer_costs.hpp"
 #include "model/memory_model.hpp"
+#include "plan/simulation_plan.hpp"
 #include "platform/platform_spec.hpp"
 
 namespace csx::search {
@@ -41,7 +41,7 @@ struct SearchRequest {
   model::Pass pass = model::Pass::kTrain;
   std::int64_t seq_len = 0;
   std::int64_t simulated_steps = 2;
-  bool record_trace = false;  // record every candidate's timeline (plan::SimulationResult::trace)
+  bool record_trace = false;       // the chosen row comes from a simulation recording its timeline
   double auto_min_speedup = 0.03;  // batching::choose
 };
 
@@ -53,8 +53,8 @@ struct SearchOutcome {
 };
 
 // Simulates a batch of plans; results in input order.
-using Simulator = std::function<std::vector<plan::SimulationResult>(
-    const std::vector<plan::SimulationInput>&)>;
+using Simulator =
+    std::function<std::vector<plan::SimulationResult>(const std::vector<plan::SimulationInput>&)>;
 
 // When no candidate fits (on-chip memory, or MemoryX cannot hold the model: every row then
 // gives that reason), returns an outcome without a chosen row (the caller reports it and

@@ -4,10 +4,10 @@
 
 #include "batching/resolve.hpp"
 #include "batching/supported_sizes.hpp"
-#include "model/layer_costs.hpp"
-#include "model/memory_model.hpp"
 #include "input/model_loader.hpp"
 #include "input/platform_loader.hpp"
+#include "model/layer_costs.hpp"
+#include "model/memory_model.hpp"
 
 namespace {
 
@@ -22,7 +22,8 @@ void ResolveFixed(benchmark::State& state) {
   const auto split = csx::batching::split_batch(std::int64_t{1} << 31, 2048);
   const csx::batching::ModelTraits traits{"gpt3", true, false};
   for (auto _ : state)
-    benchmark::DoNotOptimize(csx::batching::resolve(csx::batching::MbsFixed{777}, split, traits, false));
+    benchmark::DoNotOptimize(
+        csx::batching::resolve(csx::batching::MbsFixed{777}, split, traits, false));
 }
 BENCHMARK(ResolveFixed);
 
@@ -32,7 +33,8 @@ void AutoCandidates(benchmark::State& state) {
 BENCHMARK(AutoCandidates)->Arg(528)->Arg(1 << 20)->Arg(std::int64_t{1} << 31);
 
 void LayerCosts(benchmark::State& state) {
-  const auto spec = csx::model::load_model(std::string(CSXSIM_SOURCE_DIR) + "/models/gpt3_175b.yaml");
+  const auto spec =
+      csx::model::load_model(std::string(CSXSIM_SOURCE_DIR) + "/models/gpt3_175b.yaml");
   for (auto _ : state) benchmark::DoNotOptimize(csx::model::layer_costs(spec));
 }
 BENCHMARK(LayerCosts);

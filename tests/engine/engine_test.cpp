@@ -6,9 +6,9 @@
 #include "batching/batch_split.hpp"
 #include "batching/step_plan.hpp"
 #include "engine/simulation.hpp"
+#include "model/layer_costs.hpp"
 #include "plan/step_schedule.hpp"
 #include "plan/swarmx_tree.hpp"
-#include "model/layer_costs.hpp"
 #include "platform/platform_spec.hpp"
 #include "test_models.hpp"
 

@@ -12,9 +12,9 @@
 #include "batching/supported_sizes.hpp"
 #include "engine/exact_reductions.hpp"
 #include "engine/simulation.hpp"
+#include "input/platform_loader.hpp"
 #include "input/scenario.hpp"
 #include "model/layer_costs.hpp"
-#include "input/platform_loader.hpp"
 #include "test_models.hpp"
 
 using namespace csx;

@@ -1,19 +1,19 @@
 // libFuzzer target: YAML text as a scenario, a model file and a platform file, then the
 // microbatching rules on what it says. Only InputError may come out; anything else (a crash,
 // a sanitizer report, another exception) is a bug.
+#include <yaml-cpp/yaml.h>
 #include <cstddef>
 #include <cstdint>
 #include <string>
-#include <yaml-cpp/yaml.h>
 
 #include "batching/resolve.hpp"
 #include "batching/step_plan.hpp"
 #include "common/errors.hpp"
+#include "input/model_loader.hpp"
+#include "input/platform_loader.hpp"
 #include "input/scenario.hpp"
 #include "model/layer_costs.hpp"
 #include "model/memory_model.hpp"
-#include "input/model_loader.hpp"
-#include "input/platform_loader.hpp"
 
 namespace {
 
@@ -29,8 +29,8 @@ void exercise_rules(const csx::io::Scenario& s) {
   const auto split = batching::split_batch(B, N);
   const batching::ModelTraits traits{s.model.label, s.model.transformer(), s.model.batch_norm()};
   for (const auto& setting : {s.train_micro_batch_size, s.eval_micro_batch_size}) {
-    const auto r = batching::resolve(setting.value_or(batching::MbsAuto{}), split, traits,
-                                     s.compile_only);
+    const auto r =
+        batching::resolve(setting.value_or(batching::MbsAuto{}), split, traits, s.compile_only);
     for (const auto mbs : r.candidates) {
       const auto plan = batching::make_plan(split, mbs);
       if (plan.num_microbatches <= 4096) (void)batching::gradient_weights(plan);

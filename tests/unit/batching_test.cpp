@@ -42,7 +42,8 @@ TEST(WorkedExamples, B133N1Mbs34IsKept) {
   EXPECT_FALSE(r.adjusted);
   EXPECT_TRUE(r.notice.empty());
   // 133 = 34 + 33 + 33 + 33.
-  EXPECT_EQ(make_plan(split, 34).microbatch_sizes(133), (std::vector<std::int64_t>{34, 33, 33, 33}));
+  EXPECT_EQ(make_plan(split, 34).microbatch_sizes(133),
+            (std::vector<std::int64_t>{34, 33, 33, 33}));
 }
 
 // Worked example 2: B=673, N=2, MBS 168 moves to 169 with a notice, 2 microbatches.
@@ -80,8 +81,7 @@ TEST(WorkedExamples, B12N2Mbs2ThreeMicrobatchesOfTwo) {
   const auto r = resolve(MbsFixed{2}, split, kTransformer, false);
   EXPECT_EQ(r.num_microbatches, 3);
   const auto plan = make_plan(split, r.micro_batch_size);
-  EXPECT_EQ(plan.per_system(),
-            (std::vector<std::vector<std::int64_t>>{{2, 2, 2}, {2, 2, 2}}));
+  EXPECT_EQ(plan.per_system(), (std::vector<std::vector<std::int64_t>>{{2, 2, 2}, {2, 2, 2}}));
 }
 
 TEST(BatchSplit, RefusesBadSizes) {

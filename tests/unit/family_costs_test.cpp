@@ -12,9 +12,9 @@
 #include <string>
 
 #include "common/errors.hpp"
+#include "input/model_loader.hpp"
 #include "input/yaml_block.hpp"
 #include "model/layer_costs.hpp"
-#include "input/model_loader.hpp"
 
 using namespace csx::model;
 namespace fs = std::filesystem;

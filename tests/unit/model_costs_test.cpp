@@ -5,8 +5,8 @@
 #include <cmath>
 #include <filesystem>
 
-#include "model/layer_costs.hpp"
 #include "input/model_loader.hpp"
+#include "model/layer_costs.hpp"
 
 using namespace csx::model;
 

@@ -2,11 +2,11 @@
 #include <gtest/gtest.h>
 
 #include "common/errors.hpp"
+#include "input/model_loader.hpp"
+#include "input/platform_loader.hpp"
 #include "model/compute_model.hpp"
 #include "model/layer_costs.hpp"
 #include "model/memory_model.hpp"
-#include "input/model_loader.hpp"
-#include "input/platform_loader.hpp"
 
 using namespace csx;
 

@@ -230,14 +230,10 @@ int sweep_command(const Args& args) {
   }
   // Exit 1, as run does, when no grid point has a candidate that fits.
   bool any_chosen = false;
-  for (const auto& [key, rows] : table.points) {
-    std::size_t start = 0;
-    while (!any_chosen && start < rows.size()) {
-      const auto end = rows.find('\n', start);
-      any_chosen = io::split_csv_record(rows.substr(start, end - start))[11] == "true";
-      start = end + 1;
-    }
-  }
+  table.for_each_row([&](const PointKey&, const std::vector<std::string>& f) {
+    any_chosen = f[11] == "true";
+    return !any_chosen;
+  });
   if (!table.points.empty() && !any_chosen)
     throw InfeasibleError(
         fmt::format("{}: nothing fits at any grid point (the rows say why)", csv));

@@ -56,44 +56,48 @@ void merge_points(SweepTable part, SweepTable& into, const std::string& path) {
   }
 }
 
-void check_identity(const SweepTable& t, const SweepIdentity& id, const std::string& path) {
-  const auto in = [](const std::vector<std::string>& v, const std::string& x) {
-    return std::find(v.begin(), v.end(), x) != v.end();
-  };
-  for (const auto& [key, rows] : t.points) {
+void SweepTable::for_each_row(
+    const std::function<bool(const PointKey&, const std::vector<std::string>&)>& f) const {
+  for (const auto& [key, rows] : points) {
     std::size_t start = 0;
     while (start < rows.size()) {
       const auto end = rows.find('\n', start);
-      const auto f = io::split_csv_record(rows.substr(start, end - start));
+      if (!f(key, io::split_csv_record(rows.substr(start, end - start)))) return;
       start = end + 1;
-      if (f[0] != id.model || f[1] != id.platform || !in(id.requested, f[6]) ||
-          (!id.modes.empty() && !in(id.modes, f[2])))
-        throw InputError(fmt::format(
-            "{}: point num_csx {}, batch_size {} is from another sweep (model {}, platform {}, "
-            "mode {}, micro_batch_size {}; expected {}, {}, {}, {})",
-            path, key.first, key.second, f[0], f[1], f[2], f[6], id.model, id.platform,
-            fmt::join(id.modes, " and "), id.requested.empty() ? "" : id.requested.front()));
     }
   }
 }
 
+void check_identity(const SweepTable& t, const SweepIdentity& id, const std::string& path) {
+  const auto in = [](const std::vector<std::string>& v, const std::string& x) {
+    return std::find(v.begin(), v.end(), x) != v.end();
+  };
+  t.for_each_row([&](const PointKey& key, const std::vector<std::string>& f) {
+    if (f[0] != id.model || f[1] != id.platform || !in(id.requested, f[6]) ||
+        (!id.modes.empty() && !in(id.modes, f[2])))
+      throw InputError(fmt::format(
+          "{}: point num_csx {}, batch_size {} is from another sweep (model {}, platform {}, "
+          "mode {}, micro_batch_size {}; expected {}, {}, {}, {})",
+          path, key.first, key.second, f[0], f[1], f[2], f[6], id.model, id.platform,
+          fmt::join(id.modes, " and "), id.requested.empty() ? "" : id.requested.front()));
+    return true;
+  });
+}
+
 SweepIdentity identity_of(const SweepTable& t) {
   SweepIdentity id;
-  for (const auto& [key, rows] : t.points) {
-    std::size_t start = 0;
-    while (start < rows.size()) {
-      const auto end = rows.find('\n', start);
-      const auto f = io::split_csv_record(rows.substr(start, end - start));
-      start = end + 1;
-      id.model = f[0];
-      id.platform = f[1];
-      if (std::find(id.requested.begin(), id.requested.end(), f[6]) == id.requested.end())
-        id.requested.push_back(f[6]);
-      if (std::find(id.modes.begin(), id.modes.end(), f[2]) == id.modes.end())
-        id.modes.push_back(f[2]);
-    }
-    break;  // the first point tells the sweep
-  }
+  if (t.points.empty()) return id;
+  const PointKey first = t.points.begin()->first;  // the first point tells the sweep
+  t.for_each_row([&](const PointKey& key, const std::vector<std::string>& f) {
+    if (key != first) return false;
+    id.model = f[0];
+    id.platform = f[1];
+    if (std::find(id.requested.begin(), id.requested.end(), f[6]) == id.requested.end())
+      id.requested.push_back(f[6]);
+    if (std::find(id.modes.begin(), id.modes.end(), f[2]) == id.modes.end())
+      id.modes.push_back(f[2]);
+    return true;
+  });
   return id;
 }
 

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <string>
 #include <utility>
@@ -17,6 +18,10 @@ struct SweepTable {
 
   // Header plus every point's rows, sorted by (num_csx, batch_size).
   [[nodiscard]] std::string render() const;
+  // Calls f(key, fields) for each row of each point (fields split as CSV); stops when f
+  // returns false.
+  void for_each_row(
+      const std::function<bool(const PointKey&, const std::vector<std::string>&)>& f) const;
   // Drops points not in `keys`.
   template <typename Map>
   void keep_only(const Map& keys) {

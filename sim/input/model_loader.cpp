@@ -212,17 +212,6 @@ std::vector<std::string> defined_keys(const std::string& family) {
   return keys;
 }
 
-// Warns of the keys of `b` that are not in `known`.
-void warn_unknown(const io::Block& b, const std::string& family,
-                  const std::vector<std::string>& known, ModelSpec& s) {
-  for (const auto& kv : b.node()) {
-    const std::string key = kv.first.Scalar();
-    if (std::find(known.begin(), known.end(), key) == known.end())
-      s.warnings.push_back(fmt::format("{}: key not defined by the Model Zoo for '{}'{}; ignored",
-                                       b.where(key), family, did_you_mean(key, known)));
-  }
-}
-
 // The maps at a dotted path below `b` (a list on the way stands for each of its maps).
 void maps_at(const io::Block& b, const std::string& path, std::vector<io::Block>& out) {
   const auto dot = path.find('.');
@@ -243,14 +232,15 @@ void maps_at(const io::Block& b, const std::string& path, std::vector<io::Block>
   }
 }
 
-void check_model_keys(const io::Block& m, const std::string& family, ModelSpec& s) {
-  warn_unknown(m, family, defined_keys(family), s);
+void check_model_keys(const io::Block& m, const std::string& family,
+                      const std::vector<std::string>& known, ModelSpec& s) {
+  m.warn_unknown_keys(known, false, s.warnings, family);
   // Nested blocks the tables know ("mixtral:moe", "llava:text_model", "dino:heads.head_model").
   for (const auto& e : modelzoo_model_keys()) {
     if (e.family.rfind(family + ":", 0) != 0) continue;
     std::vector<io::Block> blocks;
     maps_at(m, e.family.substr(family.size() + 1), blocks);
-    for (const auto& b : blocks) warn_unknown(b, family, e.keys, s);
+    for (const auto& b : blocks) b.warn_unknown_keys(e.keys, false, s.warnings, family);
   }
 }
 
@@ -313,12 +303,12 @@ ModelSpec read_model_unchecked(const YAML::Node& root, const std::string& file,
   s.name = id.family;
   s.family_from = id.from;
   s.architecture = family->architecture;
-  check_model_keys(m, s.name, s);
+  const auto known = defined_keys(s.name);
+  check_model_keys(m, s.name, known, s);
   const FamilyInput in{m, train_data_block(root, file), file, seq_len};
   reader_of(family->architecture)(in, s);
   check_size(s);
   // Keys the Model Zoo defines that the reading never looked at: they change no cost.
-  const auto known = defined_keys(s.name);
   for (const auto& kv : m.node()) {
     const std::string key = kv.first.Scalar();
     if (!m.consulted().count(key) && std::find(known.begin(), known.end(), key) != known.end())

@@ -260,14 +260,15 @@ void Block::require_known_keys(const std::vector<std::string>& known) const {
 }
 
 void Block::warn_unknown_keys(const std::vector<std::string>& known, bool only_near,
-                              std::vector<std::string>& warnings) const {
+                              std::vector<std::string>& warnings, const std::string& family) const {
+  const std::string for_family = family.empty() ? "" : fmt::format(" for '{}'", family);
   for (const auto& kv : node_) {
     const std::string key = kv.first.Scalar();
     if (std::find(known.begin(), known.end(), key) != known.end()) continue;
     const std::string hint = did_you_mean(key, known);
     if (only_near && hint.empty()) continue;
-    warnings.push_back(
-        fmt::format("{}: key not defined by the Model Zoo{}; ignored", where(key), hint));
+    warnings.push_back(fmt::format("{}: key not defined by the Model Zoo{}{}; ignored", where(key),
+                                   for_family, hint));
   }
 }
 

@@ -60,9 +60,10 @@ class Block {
   // Blocks we own: every key must be in `known`, else InputError with a did-you-mean.
   void require_known_keys(const std::vector<std::string>& known) const;
   // Blocks of Model Zoo files: a key not in `known` adds a warning with a did-you-mean (only
-  // when one is close, with `only_near`); the file is never refused for it.
+  // when one is close, with `only_near`); the file is never refused for it. A non-empty
+  // `family` is named in the warning.
   void warn_unknown_keys(const std::vector<std::string>& known, bool only_near,
-                         std::vector<std::string>& warnings) const;
+                         std::vector<std::string>& warnings, const std::string& family = {}) const;
   // Blocks shared with the Model Zoo: a key that is not in `read` or `ignored` but is close to a
   // key in `read` is taken for a typo (InputError with a did-you-mean); other keys are ignored.
   void reject_typos(const std::vector<std::string>& read,

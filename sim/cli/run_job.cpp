@@ -18,7 +18,7 @@ Job make_job(const io::Scenario& s, const Overrides& o, const std::string& data_
     if (o.platform || s.platform_where.empty()) throw;
     throw InputError(fmt::format("{}: {}", s.platform_where, e.what()));
   }
-  platform::apply_overrides(job.platform, o.platform_overrides, true);
+  platform::apply_overrides(job.platform, o.platform_overrides, o.refuse_other_platform_overrides);
   job.costs = model::layer_costs(s.model);
   job.num_csx_defaulted = !o.num_csx && !s.num_csx;
   job.num_csx = o.num_csx.value_or(s.num_csx.value_or(1));

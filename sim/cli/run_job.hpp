@@ -25,6 +25,9 @@ struct Overrides {
   std::optional<std::int64_t> training_steps;
   std::optional<std::int64_t> simulated_steps;
   std::vector<std::pair<std::string, std::string>> platform_overrides;  // KEY=VALUE
+  // A PLATFORM: override naming another platform is refused (a run has one platform) or,
+  // when false, skipped (validate's entries each have their own).
+  bool refuse_other_platform_overrides = true;
 };
 
 // A fully resolved job (before any simulation).

@@ -15,5 +15,7 @@ int run_command(const Args& args);
 int sweep_command(const Args& args);
 int merge_command(const Args& args);
 int validate_command(const Args& args);
+int plan_command(const Args& args);
+int platform_command(const Args& args);
 
 }  // namespace csx::cli

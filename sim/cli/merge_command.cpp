@@ -1,5 +1,5 @@
-// `csxsim merge A.csv B.csv ... -o ALL.csv`: joins sweep shards into the CSV an unsharded
-// sweep writes.
+// `csxsim merge A.csv B.csv ... -o ALL.csv`: joins sweep shards (and run or plan CSVs of one
+// model) into the CSV an unsharded sweep writes; refuses a set of shards with one missing.
 #include <fmt/format.h>
 #include <optional>
 
@@ -14,7 +14,8 @@ int merge_command(const Args& args) {
   po::options_description desc("merge options");
   std::vector<std::string> inputs;
   std::string output;
-  desc.add_options()("inputs", po::value(&inputs)->required()->multitoken(), "sweep CSV shards")(
+  desc.add_options()("inputs", po::value(&inputs)->required()->multitoken(),
+                     "sweep shards, run or plan CSVs")(
       "output,o", po::value(&output)->required(), "merged CSV");
   po::positional_options_description pos;
   pos.add("inputs", -1);
@@ -24,11 +25,12 @@ int merge_command(const Args& args) {
   SweepTable table;
   std::optional<SweepIdentity> id;
   for (const auto& f : inputs) {
-    SweepTable part = read_sweep_csv(f);
+    SweepTable part = read_results_csv(f, true);
     if (!id && !part.points.empty()) id = identity_of(part);
     if (id) check_identity(part, *id, f);
     merge_points(std::move(part), table, f);
   }
+  check_shards_complete(table.shards);
   io::write_file_atomically(output, table.render());
   return 0;
 }

@@ -3,6 +3,7 @@
 #include <charconv>
 #include <filesystem>
 
+#include "cli/amounts.hpp"
 #include "cli/commands.hpp"
 #include "cli/job_options.hpp"
 #include "cli/run_job.hpp"
@@ -26,6 +27,8 @@ void add_job_options(po::options_description& desc) {
       ("mode", po::value<std::string>(), "train | eval | train_and_eval")
       ("compile-only", "compile-only mode (required by explore)")
       ("steps", po::value<std::string>(), "training steps, for time to train")
+      ("tokens", po::value<std::string>(),
+       "token budget, for time to train: steps = ceil(tokens / (batch x seq_len)); e.g. 1e12, 300B")
       ("sim-steps", po::value<std::string>(), "steps to simulate (2 to 100, default 2)")
       ("seq-len", po::value<std::string>(), "sequence length override (tokens)")
       ("platform-override", po::value<std::vector<std::string>>()->composing(),
@@ -53,6 +56,11 @@ Overrides read_overrides(const po::variables_map& vm, bool grid) {
   if (vm.count("mode")) o.mode = io::parse_mode(vm["mode"].as<std::string>(), "--mode");
   o.compile_only = vm.count("compile-only") > 0;
   o.training_steps = optional_count(vm, "steps");
+  if (vm.count("tokens")) {
+    if (o.training_steps)
+      throw InputError("--steps and --tokens both set the training length: pass one");
+    o.tokens = parse_amount(vm["tokens"].as<std::string>(), "--tokens");
+  }
   if (vm.count("sim-steps")) {
     // A whole number of any sign goes to make_job's range check (2 to 100), which names it.
     o.simulated_steps = parse_whole(vm["sim-steps"].as<std::string>(), "--sim-steps");
@@ -116,6 +124,9 @@ int run_command(const Args& args) {
   if (want_csv) io::check_output_path(csv, "--csv", {scenario_file});
   if (want_trace) io::check_output_path(trace, "--trace", {scenario_file});
   const auto overrides = read_overrides(*vm);
+  if (overrides.platform && overrides.platform->find(',') != std::string::npos)
+    throw InputError(fmt::format(
+        "--platform {}: run takes one platform; sweep and plan take a list", *overrides.platform));
   const auto scenario =
       io::load_scenario(scenario_file, data_dir(), optional_count(*vm, "seq-len"));
   print_warnings(scenario);
@@ -134,9 +145,9 @@ int run_command(const Args& args) {
     for (const auto& r : results) print_pass(stdout, job, r);
   }
   if (want_csv) {
-    std::string text = io::csv_header(false);
+    std::string text = io::csv_header();
     for (const auto& r : results)
-      for (const auto& row : r.outcome.rows) text += io::csv_row(r.context, row, false);
+      for (const auto& row : r.outcome.rows) text += io::csv_row(r.context, row);
     io::write_file_atomically(csv, text);
   }
   if (want_trace && results.front().outcome.chosen) write_trace(trace, job, results.front());

@@ -3,11 +3,28 @@
 #include "input/platform_loader.hpp"
 
 #include <fmt/format.h>
+#include <cmath>
 
 #include "common/errors.hpp"
 #include "engine/simulation.hpp"
 
 namespace csx::cli {
+
+std::int64_t steps_for_tokens(double tokens, const Job& job) {
+  const auto& m = job.scenario.model;
+  if (job.passes.front().pass != model::Pass::kTrain)
+    throw InputError("--tokens: a token budget is for training; this run only evaluates");
+  if (!m.transformer())
+    throw InputError(fmt::format(
+        "--tokens: {} ({}) counts images, not tokens; pass --steps instead", m.label, m.name));
+  const double per_step =
+      static_cast<double>(job.passes.front().batch_size) * static_cast<double>(m.seq_len);
+  if (tokens < per_step)
+    throw InputError(
+        fmt::format("--tokens = {:g}: below one step of batch_size {} x seq_len {} = {:g} tokens",
+                    tokens, job.passes.front().batch_size, m.seq_len, per_step));
+  return static_cast<std::int64_t>(std::ceil(tokens / per_step));
+}
 
 Job make_job(const io::Scenario& s, const Overrides& o, const std::string& data_dir) {
   Job job;
@@ -19,6 +36,14 @@ Job make_job(const io::Scenario& s, const Overrides& o, const std::string& data_
     throw InputError(fmt::format("{}: {}", s.platform_where, e.what()));
   }
   platform::apply_overrides(job.platform, o.platform_overrides, o.refuse_other_platform_overrides);
+  job.platform_label = job.platform.name + (o.variant.empty() ? "" : "+" + o.variant);
+  for (const auto& [key, value] : o.platform_overrides) {
+    const auto colon = key.find(':');
+    if (colon != std::string::npos && key.substr(0, colon) != job.platform.name) continue;
+    job.overrides_text += fmt::format("{}{}={}", job.overrides_text.empty() ? "" : ";",
+                                      colon == std::string::npos ? key : key.substr(colon + 1),
+                                      value);
+  }
   job.costs = model::layer_costs(s.model);
   job.num_csx_defaulted = !o.num_csx && !s.num_csx;
   job.num_csx = o.num_csx.value_or(s.num_csx.value_or(1));
@@ -61,6 +86,7 @@ Job make_job(const io::Scenario& s, const Overrides& o, const std::string& data_
       eval_batch = *s.eval_batch_size;
     job.passes.push_back({model::Pass::kEval, eval_batch, setting_for(false), {}, {}});
   }
+  if (o.tokens) job.training_steps = steps_for_tokens(*o.tokens, job);
   // Resolve the rules now, once, so bad input fails before any simulation; name where the
   // setting came from.
   for (auto& p : job.passes) {
@@ -102,7 +128,10 @@ std::vector<PassResult> run_job(const Job& job) {
       return engine::simulate_all(in, job.simulation_processes);
     });
     r.context.model = job.scenario.model.label;
-    r.context.platform = job.platform.name;
+    r.context.platform = job.platform_label;
+    r.context.overrides = job.overrides_text;
+    r.context.seq_len = job.scenario.model.seq_len;
+    r.context.shard = job.shard;
     r.context.pass = p.pass;
     r.context.num_csx = job.num_csx;
     r.context.batch_size = p.batch_size;

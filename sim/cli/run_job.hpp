@@ -23,21 +23,26 @@ struct Overrides {
   std::optional<io::Mode> mode;
   bool compile_only = false;
   std::optional<std::int64_t> training_steps;
+  std::optional<double> tokens;  // token budget: training steps = ceil(tokens / tokens per step)
   std::optional<std::int64_t> simulated_steps;
   std::vector<std::pair<std::string, std::string>> platform_overrides;  // KEY=VALUE
   // A PLATFORM: override naming another platform is refused (a run has one platform) or,
   // when false, skipped (validate's entries each have their own).
   bool refuse_other_platform_overrides = true;
+  std::string variant;  // name of the override set (sweep/plan --variant), shown in `platform`
 };
 
 // A fully resolved job (before any simulation).
 struct Job {
   io::Scenario scenario;
   platform::PlatformSpec platform;
+  std::string platform_label;  // the platform's name, "+variant" for a named override set
+  std::string overrides_text;  // the applied overrides, "KEY=VALUE;..."
   model::ModelCosts costs;
   std::int64_t num_csx = 1;
   bool num_csx_defaulted = false;
   std::optional<std::int64_t> training_steps;
+  std::string shard;  // "I/N" for a sharded sweep's rows
   struct Pass {
     model::Pass pass;
     std::int64_t batch_size = 0;
@@ -60,6 +65,10 @@ struct PassResult {
 // batch sizes present, B >= N, the MBS rules). Throws InputError / RuleError.
 [[nodiscard]] Job make_job(const io::Scenario& scenario, const Overrides& o,
                            const std::string& data_dir);
+
+// Training steps for a token budget: ceil(tokens / (training batch x seq_len)). Throws
+// InputError for an eval-only job, a model without tokens, or a budget below one step.
+[[nodiscard]] std::int64_t steps_for_tokens(double tokens, const Job& job);
 
 // Runs the search of each pass (simulations in child processes).
 [[nodiscard]] std::vector<PassResult> run_job(const Job& job);

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "cli/amounts.hpp"
 #include "model/compute_model.hpp"
 
 namespace csx::cli {
@@ -34,12 +35,23 @@ std::string versus(const search::CandidateResult& row, const search::CandidateRe
 
 }  // namespace
 
+std::string busy_shares(const plan::SimulationResult& r) {
+  const auto pct = [&](double busy_s) { return 100 * busy_s / r.step_time_s; };
+  std::string text = fmt::format("compute {:.0f}%, CS-X I/O {:.0f}%", pct(r.compute_time_s),
+                                 pct(r.csx_io_busy_s));
+  for (std::size_t l = 0; l < r.swarmx_level_busy_s.size(); ++l)
+    text += fmt::format(", SwarmX level {} {:.0f}%", l + 1, pct(r.swarmx_level_busy_s[l]));
+  return text + fmt::format(", MemoryX link {:.0f}%, optimizer {:.0f}% (bound: {})",
+                            pct(r.memoryx_link_busy_s), pct(r.optimizer_time_s), r.bound);
+}
+
 void print_job_header(std::FILE* out, const Job& job) {
   const auto& m = job.scenario.model;
-  fmt::print(out, "csxsim run: {} ({}, {:.3g} parameters, {}) on {} x {}{}\n", m.label, m.name,
+  fmt::print(out, "csxsim run: {} ({}, {:.3g} parameters, {}) on {} x {}{}{}\n", m.label, m.name,
              static_cast<double>(job.costs.parameters()),
              m.transformer() ? fmt::format("seq_len {}", m.seq_len) : std::string("images"),
-             job.num_csx, job.platform.name, job.scenario.compile_only ? ", compile-only" : "");
+             job.num_csx, job.platform_label, job.scenario.compile_only ? ", compile-only" : "",
+             job.overrides_text.empty() ? "" : fmt::format(" (overrides: {})", job.overrides_text));
   if (job.num_csx_defaulted)
     fmt::print(stderr, "note: num_csx is not set in {}; using 1 (pass --num-csx)\n",
                job.scenario.file);
@@ -54,24 +66,23 @@ void print_pass(std::FILE* out, const Job& job, const PassResult& r) {
              model::to_string(c.pass), c.batch_size, c.num_csx, c.per_system_batch_size,
              c.requested_micro_batch_size);
   if (!r.notice.empty()) fmt::print(out, "notice: {}\n", r.notice);
-  fmt::print(out, "{:>8} {:>6} {:>5} {:>12} {:>11} {:>12} {:>7} {:>17} {:>10} {:>7}  {}\n", "MBS",
-             "k", "fits", "step_time_s", "samples/s", "tokens/s", "MFU", "bound",
+  fmt::print(out, "{:>8} {:>6} {:>5} {:>12} {:>11} {:>12} {:>7} {:>10} {:>7}  {:<60} {}\n", "MBS",
+             "k", "fits", "step_time_s", "samples/s", "tokens/s", "MFU",
              fmt::format("mem_GB/{}", gb(job.platform.usable_sram_bytes())), "recomp",
-             o.chosen ? "vs chosen" : "");
+             o.chosen ? "vs chosen" : "", "bound");
   for (const auto& row : o.rows) {
     if (!row.simulated) {
-      fmt::print(out, "{:>8} {:>6} {:>5} {:>12} {:>11} {:>12} {:>7} {:>17} {:>10}\n",
+      fmt::print(out, "{:>8} {:>6} {:>5} {:>12} {:>11} {:>12} {:>7} {:>10} {:>7}  {:<60} {}\n",
                  row.micro_batch_size, row.num_microbatches, "no", "-", "-", "-", "-",
-                 "does not fit", gb(row.memory.total_bytes));
+                 gb(row.memory.total_bytes), "-", "", "does not fit");
       continue;
     }
     fmt::print(
         out,
-        "{:>8} {:>6} {:>5} {:>12.4f} {:>11.2f} {:>12.0f} {:>6.1f}% {:>17} {:>10} {:>7.2f}  {}\n",
+        "{:>8} {:>6} {:>5} {:>12.4f} {:>11.2f} {:>12.0f} {:>6.1f}% {:>10} {:>7.2f}  {:<60} {}\n",
         row.micro_batch_size, row.num_microbatches, "yes", row.sim.step_time_s, row.samples_per_s,
-        row.tokens_per_s, 100 * row.mfu, row.sim.bound, gb(row.memory.total_bytes),
-        row.memory.recompute_passes,
-        row.chosen ? "<- chosen" : versus(row, o.rows[*o.chosen], job));
+        row.tokens_per_s, 100 * row.mfu, gb(row.memory.total_bytes), row.memory.recompute_passes,
+        row.chosen ? "<- chosen" : versus(row, o.rows[*o.chosen], job), row.sim.bound);
   }
   if (!o.chosen) {
     fmt::print(out, "nothing fits: {}\n", o.rows.empty() ? "" : o.rows.back().reason);
@@ -89,6 +100,7 @@ void print_pass(std::FILE* out, const Job& job, const PassResult& r) {
              best.micro_batch_size, best.num_microbatches, best.num_microbatches == 1 ? "" : "es",
              best.sim.step_time_s, best.samples_per_s, best.tokens_per_s, 100 * best.mfu,
              best.sim.bound);
+  fmt::print(out, "  busy share of the step: {}\n", busy_shares(best.sim));
   fmt::print(out,
              "  step breakdown: compute {:.4f} s, weight streaming {:.4f} s (exposed {:.4f} s), "
              "gradient reduce {:.4f} s, optimizer {:.4f} s, step overhead {:.4f} s\n",
@@ -106,10 +118,7 @@ void print_pass(std::FILE* out, const Job& job, const PassResult& r) {
   if (c.training_steps && c.pass == model::Pass::kTrain) {
     const double total = static_cast<double>(*c.training_steps) * best.sim.step_time_s;
     fmt::print(out, "  time to train: {} steps x {:.4f} s = {}\n", *c.training_steps,
-               best.sim.step_time_s,
-               total < 3600        ? fmt::format("{:.1f} min", total / 60)
-               : total < 4 * 86400 ? fmt::format("{:.2f} h", total / 3600)
-                                   : fmt::format("{:.1f} days", total / 86400));
+               best.sim.step_time_s, human_duration(total));
   }
 }
 

@@ -9,5 +9,8 @@ namespace csx::cli {
 
 void print_job_header(std::FILE* out, const Job& job);
 void print_pass(std::FILE* out, const Job& job, const PassResult& r);
+// "compute 62%, CS-X I/O 40%, ..., optimizer 5% (bound: compute)": each resource's busy time
+// over the step time.
+[[nodiscard]] std::string busy_shares(const plan::SimulationResult& r);
 
 }  // namespace csx::cli

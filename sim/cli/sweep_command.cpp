@@ -7,14 +7,18 @@
 #include <csignal>
 #include <filesystem>
 #include <map>
+#include <set>
 
 #include "cli/commands.hpp"
+#include "cli/amounts.hpp"
 #include "cli/job_options.hpp"
+#include "cli/platform_set.hpp"
 #include "cli/run_job.hpp"
 #include "cli/sweep_table.hpp"
 #include "common/errors.hpp"
 #include "common/process_pool.hpp"
 #include "engine/simulation.hpp"
+#include "input/platform_loader.hpp"
 #include "input/value_list.hpp"
 #include "report/atomic_file.hpp"
 #include "report/results_csv.hpp"
@@ -37,30 +41,36 @@ void install_handlers() {
   sigaction(SIGTERM, &sa, nullptr);
 }
 
+// The progress bar. The ETA counts only the points run in this invocation (not those kept by
+// --resume).
 class Progress {
  public:
-  Progress(std::size_t total, bool enabled) : total_(total), enabled_(enabled) {}
+  Progress(std::size_t total, std::size_t kept, bool enabled)
+      : total_(total), kept_(kept), enabled_(enabled) {}
   void update(std::size_t done, const PointKey& last) {
     if (!enabled_) return;
     const double elapsed = std::chrono::duration<double>(Clock::now() - start_).count();
-    const double eta =
-        done > 0 ? elapsed / static_cast<double>(done) * static_cast<double>(total_ - done) : 0;
+    const std::size_t run_now = done > kept_ ? done - kept_ : 0;
+    const double eta = run_now > 0 ? elapsed / static_cast<double>(run_now) *
+                                         static_cast<double>(total_ - done)
+                                   : 0;
     const std::size_t width = 30, filled = total_ ? width * done / total_ : width;
-    fmt::print(stderr,
-               "\r[{}{}] {}/{} points  ETA {:02}:{:02}:{:02}  last: num_csx {}, "
-               "batch_size {}   ",
+    fmt::print(stderr, "\r[{}{}] {}/{} points  ETA {:02}:{:02}:{:02}  last: {}   ",
                std::string(filled, '#'), std::string(width - filled, '.'), done, total_,
                static_cast<int>(eta) / 3600, static_cast<int>(eta) / 60 % 60,
-               static_cast<int>(eta) % 60, last.first, last.second);
+               static_cast<int>(eta) % 60, describe(last));
     std::fflush(stderr);
   }
   void finish() {
     if (enabled_) fmt::print(stderr, "\n");
   }
+  [[nodiscard]] double elapsed_s() const {
+    return std::chrono::duration<double>(Clock::now() - start_).count();
+  }
 
  private:
   using Clock = std::chrono::steady_clock;
-  std::size_t total_;
+  std::size_t total_, kept_;
   bool enabled_;
   Clock::time_point start_ = Clock::now();
 };
@@ -69,38 +79,43 @@ class Progress {
 std::string point_rows(const Job& job) {
   std::string text;
   for (const auto& r : run_job(job))
-    for (const auto& row : r.outcome.rows) text += io::csv_row(r.context, row, true);
+    for (const auto& row : r.outcome.rows) text += io::csv_row(r.context, row);
   return text;
 }
 
-// The grid's jobs in canonical order, this shard's share; points a rule refuses are skipped with
-// a note (every point refused: RuleError).
-std::map<PointKey, Job> grid_jobs(const io::Scenario& scenario, const Overrides& base,
+// The grid's jobs in canonical order (platform, num_csx, batch_size), this shard's share;
+// points a rule refuses are skipped with a note (every point refused: RuleError).
+std::map<PointKey, Job> grid_jobs(const io::Scenario& scenario, const std::vector<Overrides>& setups,
                                   const std::vector<std::int64_t>& num_csx,
                                   const std::vector<std::int64_t>& batches,
                                   std::pair<std::int64_t, std::int64_t> shard,
                                   int processes_per_point, std::size_t& refused) {
-  std::vector<PointKey> grid;
-  for (const auto n : num_csx)
-    for (const auto b : batches) grid.emplace_back(n, b);
-  std::sort(grid.begin(), grid.end());
-  grid.erase(std::unique(grid.begin(), grid.end()), grid.end());
+  std::map<PointKey, const Overrides*> grid;
+  for (const auto& o : setups) {
+    const auto label = platform::load_platform(*o.platform, data_dir()).name +
+                       (o.variant.empty() ? "" : "+" + o.variant);
+    for (const auto n : num_csx)
+      for (const auto b : batches) grid.emplace(PointKey{label, n, b}, &o);
+  }
   std::map<PointKey, Job> pending;
   std::string first_refusal;
-  for (std::size_t i = 0; i < grid.size(); ++i) {
-    if (static_cast<std::int64_t>(i) % shard.second != shard.first) continue;
-    Overrides o = base;
-    o.num_csx = grid[i].first;
-    o.batch_size = grid[i].second;
+  std::int64_t index = 0;
+  const std::string shard_text =
+      shard.second > 1 ? fmt::format("{}/{}", shard.first, shard.second) : "";
+  for (const auto& [key, setup] : grid) {
+    if (index++ % shard.second != shard.first) continue;
+    Overrides o = *setup;
+    o.num_csx = key.num_csx;
+    o.batch_size = key.batch_size;
     try {
       Job job = make_job(scenario, o, data_dir());
       job.simulation_processes = processes_per_point;
-      pending.emplace(grid[i], std::move(job));
+      job.shard = shard_text;
+      pending.emplace(key, std::move(job));
     } catch (const RuleError& e) {
       if (first_refusal.empty()) first_refusal = e.what();
       ++refused;
-      fmt::print(stderr, "note: skipped num_csx {}, batch_size {}: {}\n", grid[i].first,
-                 grid[i].second, e.what());
+      fmt::print(stderr, "note: skipped {}: {}\n", describe(key), e.what());
     }
   }
   if (pending.empty() && refused > 0)
@@ -110,25 +125,59 @@ std::map<PointKey, Job> grid_jobs(const io::Scenario& scenario, const Overrides&
 
 // --resume: the finished points of `csv`, which must be of this sweep; they leave `pending`.
 SweepTable resume(const std::string& csv, std::map<PointKey, Job>& pending) {
-  SweepTable table = read_sweep_csv(csv);
+  SweepTable table = read_results_csv(csv);
   if (!pending.empty()) {
     const Job& job = pending.begin()->second;
-    SweepIdentity id{job.scenario.model.label, job.platform.name, {}, {}};
+    SweepIdentity id{job.scenario.model.label, {}, {}};
     for (const auto& p : job.passes) {
       id.requested.push_back(batching::to_string(p.setting));
       id.modes.emplace_back(model::to_string(p.pass));
     }
     check_identity(table, id, csv);
+    for (const auto& s : table.shards)
+      if (s != job.shard)
+        throw InputError(fmt::format("{}: holds rows of shard '{}', this is shard '{}'", csv, s,
+                                     job.shard));
   }
   for (const auto& [key, rows] : table.points)
     if (!pending.count(key))
       throw InputError(
-          fmt::format("{}: holds num_csx {}, batch_size {}, which is not in this "
-                      "sweep's grid (or shard); refusing to drop it",
-                      csv, key.first, key.second));
+          fmt::format("{}: holds {}, which is not in this sweep's grid (or shard); refusing to "
+                      "drop it",
+                      csv, describe(key)));
   for (const auto& [key, rows] : table.points) pending.erase(key);
   fmt::print(stderr, "resume: {} finished points kept from {}\n", table.points.size(), csv);
   return table;
+}
+
+// The chosen row of each point, one line each, and the totals.
+void print_summary(const SweepTable& table, std::size_t run_now, std::size_t kept,
+                   std::size_t refused, double elapsed_s, const std::string& csv) {
+  const auto col = [](const char* name) { return io::csv_column(name); };
+  const std::size_t chosen = col("chosen"), mbs = col("micro_batch_size"),
+                    step = col("step_time_s"), sps = col("samples_per_s"), mfu = col("mfu"),
+                    bound = col("bound"), ttt = col("time_to_train_s"), mode = col("mode");
+  fmt::print("{:<16} {:>8} {:>10} {:>6} {:>8} {:>12} {:>12} {:>7} {:>14}  {}\n", "platform",
+             "num_csx", "batch_size", "mode", "MBS", "step_time_s", "samples/s", "MFU",
+             "time_to_train", "bound");
+  std::set<std::pair<PointKey, std::string>> with_choice;
+  table.for_each_row([&](const PointKey& key, const std::vector<std::string>& f) {
+    if (f[chosen] != "true") return true;
+    with_choice.emplace(key, f[mode]);
+    fmt::print("{:<16} {:>8} {:>10} {:>6} {:>8} {:>12.4f} {:>12.2f} {:>6.1f}% {:>14}  {}\n",
+               key.platform, key.num_csx, key.batch_size, f[mode], f[mbs], std::stod(f[step]),
+               std::stod(f[sps]), 100 * std::stod(f[mfu]),
+               f[ttt].empty() ? "-" : human_duration(std::stod(f[ttt])), f[bound]);
+    return true;
+  });
+  table.for_each_row([&](const PointKey& key, const std::vector<std::string>& f) {
+    if (with_choice.emplace(key, f[mode]).second)
+      fmt::print("{:<16} {:>8} {:>10} {:>6} {:>8}  nothing fits\n", key.platform, key.num_csx,
+                 key.batch_size, f[mode], "-");
+    return true;
+  });
+  fmt::print("sweep: {} points ({} run now, {} kept from before, {} refused) in {:.1f} s -> {}\n",
+             table.points.size(), run_now, kept, refused, elapsed_s, csv);
 }
 
 // Runs the pending points in the pool, `jobs` at once, into `table` (written to `csv` at most
@@ -148,11 +197,10 @@ std::string run_points(const std::map<PointKey, Job>& pending, std::int64_t jobs
         if (c.status == 0) {
           table.points[key] = std::move(c.output);
         } else if (c.status == 2) {
-          fmt::print(stderr, "note: skipped num_csx {}, batch_size {}: {}\n", key.first, key.second,
-                     c.output);
+          fmt::print(stderr, "note: skipped {}: {}\n", describe(key), c.output);
           ++refused;
         } else if (g_signal == 0) {
-          failure = fmt::format("num_csx {}, batch_size {}: {}", key.first, key.second,
+          failure = fmt::format("{}: {}", describe(key),
                                 c.output.empty() ? "worker process failed" : c.output);
         }
         progress.update(table.points.size(), key);
@@ -176,20 +224,23 @@ int sweep_command(const Args& args) {
                      "scenario or Model Zoo params file");
   // clang-format on
   add_job_options(desc);
+  add_platform_set_options(desc);
   // clang-format off
   desc.add_options()
-      ("csv", po::value(&csv)->required(), "output CSV (rows sorted by num_csx, batch_size)")
+      ("csv", po::value(&csv)->required(),
+       "output CSV (rows sorted by platform, num_csx, batch_size)")
       ("jobs,j", po::value<std::string>(), "grid points simulated in parallel (default 1)")
       ("shard", po::value<std::string>(), "I/N: run only points with index % N == I")
       ("resume", "keep the finished points already in --csv and run the rest")
-      ("quiet,q", "no progress bar");
+      ("quiet,q", "no progress bar and no summary");
   // clang-format on
   po::positional_options_description pos;
   pos.add("scenario", 1);
   const auto vm = parse_options(
       args,
       "csxsim sweep SCENARIO --num-csx LIST --batch-size LIST [--micro-batch-size SETTING] "
-      "[--mode ...] --csv OUT [--jobs J] [--shard I/N] [--resume]",
+      "[--platform P1,P2,...] [--variant NAME:KEY=VALUE,...] [--mode ...] [--steps S | --tokens T] "
+      "--csv OUT [--jobs J] [--shard I/N] [--resume]",
       desc, &pos);
   if (!vm) return 0;
   if (!vm->count("num-csx") || !vm->count("batch-size"))
@@ -209,13 +260,15 @@ int sweep_command(const Args& args) {
   const auto scenario =
       io::load_scenario(scenario_file, data_dir(), optional_count(*vm, "seq-len"));
   print_warnings(scenario);
+  const auto setups = expand_platforms(*vm, base, scenario.platform, data_dir());
 
   std::size_t refused = 0;
-  auto pending = grid_jobs(scenario, base, num_csx, batches, shard, processes_per_point, refused);
+  auto pending = grid_jobs(scenario, setups, num_csx, batches, shard, processes_per_point, refused);
   SweepTable table;
   if (vm->count("resume") && std::filesystem::exists(csv)) table = resume(csv, pending);
-  const std::size_t total = pending.size() + table.points.size();
-  Progress progress(total, isatty(STDERR_FILENO) && !vm->count("quiet"));
+  const std::size_t kept = table.points.size(), total = pending.size() + kept;
+  const bool quiet = vm->count("quiet") > 0;
+  Progress progress(total, kept, isatty(STDERR_FILENO) && !quiet);
   install_handlers();
   const std::string failure = run_points(pending, jobs, csv, table, progress, refused);
   progress.finish();
@@ -229,9 +282,12 @@ int sweep_command(const Args& args) {
     return 128 + g_signal;
   }
   // Exit 1, as run does, when no grid point has a candidate that fits.
+  if (!quiet)
+    print_summary(table, table.points.size() - kept, kept, refused, progress.elapsed_s(), csv);
   bool any_chosen = false;
+  const auto chosen = io::csv_column("chosen");
   table.for_each_row([&](const PointKey&, const std::vector<std::string>& f) {
-    any_chosen = f[11] == "true";
+    any_chosen = f[chosen] == "true";
     return !any_chosen;
   });
   if (!table.points.empty() && !any_chosen)

@@ -1,71 +1,118 @@
 // Sweep CSVs: grouping by grid point, reading back for resume and merge.
 #include "cli/sweep_table.hpp"
-#include "common/whole_number.hpp"
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 #include <algorithm>
-#include <fstream>
 
-#include "batching/mbs_setting.hpp"
 #include "common/errors.hpp"
+#include "common/whole_number.hpp"
 #include "input/value_list.hpp"
+#include "report/csv_reader.hpp"
 #include "report/results_csv.hpp"
 
 namespace csx::cli {
 
+namespace {
+
+const std::size_t kModel = io::csv_column("model"), kPlatform = io::csv_column("platform"),
+                  kMode = io::csv_column("mode"), kNumCsx = io::csv_column("num_csx"),
+                  kBatch = io::csv_column("batch_size"),
+                  kRequested = io::csv_column("requested_micro_batch_size"),
+                  kShard = io::csv_column("shard");
+
+std::string encode(const std::vector<std::string>& fields) {
+  std::vector<std::string> quoted;
+  for (const auto& f : fields) quoted.push_back(io::csv_field(f));
+  return fmt::format("{}\n", fmt::join(quoted, ","));
+}
+
+}  // namespace
+
+std::string describe(const PointKey& key) {
+  return fmt::format("{}, num_csx {}, batch_size {}", key.platform, key.num_csx, key.batch_size);
+}
+
 std::string SweepTable::render() const {
-  std::string out = io::csv_header(true);
+  std::string out = io::csv_header();
   for (const auto& [key, rows] : points) out += rows;
   return out;
 }
 
-SweepTable read_sweep_csv(const std::string& path) {
-  std::ifstream in(path);
-  if (!in) throw InputError(fmt::format("{}: cannot be read", path));
-  std::string line;
-  const std::string header = io::csv_header(true);
-  if (!std::getline(in, line) || line + "\n" != header)
+SweepTable read_results_csv(const std::string& path, bool clear_shard) {
+  const auto records = io::read_csv_file(path);
+  const auto& columns = io::csv_columns();
+  if (records.empty() || records.front() != columns)
     throw InputError(
-        fmt::format("{}: not a csxsim sweep CSV (the first line must be the sweep "
-                    "header, {} columns ending in time_to_train_s)",
-                    path, io::csv_columns(true).size()));
-  std::map<PointKey, std::string> rows;
-  const auto columns = io::csv_columns(true).size();
-  for (std::size_t n = 2; std::getline(in, line); ++n) {
-    if (line.empty()) continue;
-    const auto fields = io::split_csv_record(line);
-    if (fields.size() != columns)
-      throw InputError(
-          fmt::format("{}:{}: {} fields, expected {}", path, n, fields.size(), columns));
-    const PointKey key{csx::parse_whole(fields[3], fmt::format("{}:{}: num_csx", path, n), 1),
-                       csx::parse_whole(fields[4], fmt::format("{}:{}: batch_size", path, n), 1)};
-    rows[key] += line + "\n";
+        fmt::format("{}: not a csxsim CSV of this version (the first line must be the header "
+                    "run and sweep write: {} columns, {} ... {})",
+                    path, columns.size(), columns.front(), columns.back()));
+  SweepTable table;
+  for (std::size_t n = 1; n < records.size(); ++n) {
+    auto fields = records[n];
+    if (fields.size() == 1 && fields[0].empty()) continue;
+    if (fields.size() != columns.size())
+      throw InputError(fmt::format("{}: record {}: {} fields, expected {}", path, n + 1,
+                                   fields.size(), columns.size()));
+    const auto where = [&](const char* what) { return fmt::format("{}: record {}: {}", path, n + 1, what); };
+    const PointKey key{fields[kPlatform], csx::parse_whole(fields[kNumCsx], where("num_csx"), 1),
+                       csx::parse_whole(fields[kBatch], where("batch_size"), 1)};
+    if (!fields[kShard].empty()) try {
+        (void)io::parse_shard(fields[kShard]);
+      } catch (const InputError& e) {
+        throw InputError(fmt::format("{}: {}", where("shard"), e.what()));
+      }
+    table.shards.insert(fields[kShard]);
+    if (clear_shard) fields[kShard].clear();
+    table.points[key] += encode(fields);
   }
-  return SweepTable{std::move(rows)};
+  return table;
 }
 
 void merge_points(SweepTable part, SweepTable& into, const std::string& path) {
   for (auto& [key, text] : part.points) {
     if (into.points.count(key))
       throw InputError(
-          fmt::format("{}: point num_csx {}, batch_size {} is already in another "
-                      "input",
-                      path, key.first, key.second));
+          fmt::format("{}: point {} is already in another input", path, describe(key)));
     into.points.emplace(key, std::move(text));
   }
+  into.shards.insert(part.shards.begin(), part.shards.end());
+}
+
+void check_shards_complete(const std::set<std::string>& shards) {
+  std::set<std::int64_t> counts, present;
+  bool unsharded = false;
+  for (const auto& s : shards) {
+    if (s.empty()) {
+      unsharded = true;
+      continue;
+    }
+    const auto [i, n] = io::parse_shard(s);
+    counts.insert(n);
+    present.insert(i);
+  }
+  if (counts.empty()) return;
+  if (counts.size() > 1 || unsharded)
+    throw InputError(fmt::format(
+        "the inputs mix shards of different sweeps ({}): merge the shards of one sweep",
+        fmt::join(shards, ", ")));
+  const auto n = *counts.begin();
+  std::vector<std::string> missing;
+  for (std::int64_t i = 0; i < n; ++i)
+    if (!present.count(i)) missing.push_back(fmt::format("{}/{}", i, n));
+  if (!missing.empty())
+    throw InputError(fmt::format(
+        "shard {} of the sweep {} missing (or every point of {} was refused): pass every "
+        "shard's CSV",
+        fmt::join(missing, ", "), missing.size() == 1 ? "is" : "are",
+        missing.size() == 1 ? "it" : "them"));
 }
 
 void SweepTable::for_each_row(
     const std::function<bool(const PointKey&, const std::vector<std::string>&)>& f) const {
-  for (const auto& [key, rows] : points) {
-    std::size_t start = 0;
-    while (start < rows.size()) {
-      const auto end = rows.find('\n', start);
-      if (!f(key, io::split_csv_record(rows.substr(start, end - start)))) return;
-      start = end + 1;
-    }
-  }
+  for (const auto& [key, rows] : points)
+    for (const auto& fields : io::parse_csv(rows, "sweep rows"))
+      if (!f(key, fields)) return;
 }
 
 void check_identity(const SweepTable& t, const SweepIdentity& id, const std::string& path) {
@@ -73,12 +120,12 @@ void check_identity(const SweepTable& t, const SweepIdentity& id, const std::str
     return std::find(v.begin(), v.end(), x) != v.end();
   };
   t.for_each_row([&](const PointKey& key, const std::vector<std::string>& f) {
-    if (f[0] != id.model || f[1] != id.platform || !in(id.requested, f[6]) ||
-        (!id.modes.empty() && !in(id.modes, f[2])))
+    if (f[kModel] != id.model || !in(id.requested, f[kRequested]) ||
+        (!id.modes.empty() && !in(id.modes, f[kMode])))
       throw InputError(fmt::format(
-          "{}: point num_csx {}, batch_size {} is from another sweep (model {}, platform {}, "
-          "mode {}, micro_batch_size {}; expected {}, {}, {}, {})",
-          path, key.first, key.second, f[0], f[1], f[2], f[6], id.model, id.platform,
+          "{}: point {} is from another sweep (model {}, mode {}, micro_batch_size {}; expected "
+          "{}, {}, {})",
+          path, describe(key), f[kModel], f[kMode], f[kRequested], id.model,
           fmt::join(id.modes, " and "), id.requested.empty() ? "" : id.requested.front()));
     return true;
   });
@@ -90,12 +137,11 @@ SweepIdentity identity_of(const SweepTable& t) {
   const PointKey first = t.points.begin()->first;  // the first point tells the sweep
   t.for_each_row([&](const PointKey& key, const std::vector<std::string>& f) {
     if (key != first) return false;
-    id.model = f[0];
-    id.platform = f[1];
-    if (std::find(id.requested.begin(), id.requested.end(), f[6]) == id.requested.end())
-      id.requested.push_back(f[6]);
-    if (std::find(id.modes.begin(), id.modes.end(), f[2]) == id.modes.end())
-      id.modes.push_back(f[2]);
+    id.model = f[kModel];
+    if (std::find(id.requested.begin(), id.requested.end(), f[kRequested]) == id.requested.end())
+      id.requested.push_back(f[kRequested]);
+    if (std::find(id.modes.begin(), id.modes.end(), f[kMode]) == id.modes.end())
+      id.modes.push_back(f[kMode]);
     return true;
   });
   return id;

@@ -1,38 +1,42 @@
 // The rows of a sweep, grouped by grid point and kept in canonical order, so that a sharded,
-// parallel or resumed sweep writes the same bytes as a plain one.
+// parallel or resumed sweep writes the same bytes as a plain one. Also reads run, sweep and
+// plan CSVs back (they share one header) for --resume and merge.
 #pragma once
 
+#include <compare>
 #include <cstdint>
 #include <functional>
 #include <map>
+#include <set>
 #include <string>
-#include <utility>
 #include <vector>
 
 namespace csx::cli {
 
-using PointKey = std::pair<std::int64_t, std::int64_t>;  // (num_csx, batch_size)
+// A grid point: the platform (with its variant), num_csx and the batch size.
+struct PointKey {
+  std::string platform;
+  std::int64_t num_csx = 0;
+  std::int64_t batch_size = 0;
+  auto operator<=>(const PointKey&) const = default;
+};
+// "cs3, num_csx 4, batch_size 528"
+[[nodiscard]] std::string describe(const PointKey& key);
 
 struct SweepTable {
   std::map<PointKey, std::string> points;  // each point's CSV rows, newline-terminated
+  std::set<std::string> shards;            // the shard column's values ("I/N"; "" unsharded)
 
-  // Header plus every point's rows, sorted by (num_csx, batch_size).
+  // Header plus every point's rows, sorted by (platform, num_csx, batch_size).
   [[nodiscard]] std::string render() const;
-  // Calls f(key, fields) for each row of each point (fields split as CSV); stops when f
-  // returns false.
+  // Calls f(key, fields) for each row of each point; stops when f returns false.
   void for_each_row(
       const std::function<bool(const PointKey&, const std::vector<std::string>&)>& f) const;
-  // Drops points not in `keys`.
-  template <typename Map>
-  void keep_only(const Map& keys) {
-    for (auto it = points.begin(); it != points.end();)
-      it = keys.count(it->first) ? std::next(it) : points.erase(it);
-  }
 };
 
-// What every row of one sweep shares: model, platform and the requested micro_batch_size.
+// What every row of one sweep shares: the model and the requested micro_batch_size per pass.
 struct SweepIdentity {
-  std::string model, platform;
+  std::string model;
   std::vector<std::string> requested;  // one per pass (train, eval)
   std::vector<std::string> modes;      // the passes: train, eval or both
 };
@@ -42,10 +46,15 @@ void check_identity(const SweepTable& t, const SweepIdentity& id, const std::str
 // The identity of the first row of `t` (for merge: every input must share it).
 [[nodiscard]] SweepIdentity identity_of(const SweepTable& t);
 
-// Reads a sweep CSV. Throws InputError naming the file for a wrong header or a malformed row.
-[[nodiscard]] SweepTable read_sweep_csv(const std::string& path);
+// Reads a csxsim CSV (run, sweep or plan). With `clear_shard`, the shard column is emptied (a
+// merged table is the unsharded one). Throws InputError naming the file for a wrong header or
+// a malformed row.
+[[nodiscard]] SweepTable read_results_csv(const std::string& path, bool clear_shard = false);
 // Adds `part`'s points to `into`; a point already there is an error naming `path` (the same
-// point in two shards).
+// point in two inputs).
 void merge_points(SweepTable part, SweepTable& into, const std::string& path);
+// Throws InputError when `shards` (the values seen in the inputs) is not one whole set I/N,
+// I = 0..N-1; names the missing ones.
+void check_shards_complete(const std::set<std::string>& shards);
 
 }  // namespace csx::cli

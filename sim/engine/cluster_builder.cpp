@@ -29,7 +29,7 @@ Cluster build_cluster(const platform::PlatformSpec& p, const SwarmxTree& tree) {
   auto* zone = s4u::create_full_zone("cluster");
   Cluster c;
   const double hop = p.swarmx_hop_latency_s;
-  const double edge_Bps = static_cast<double>(p.io_ports) * p.swarmx_link_bandwidth_Bps;
+  const double edge_Bps = p.swarmx_edge_Bps();
   c.memoryx = zone->create_host("memoryx", p.optimizer_rate_params_per_s);
   for (std::size_t n = 0; n < tree.nodes.size(); ++n)
     c.swarmx.push_back(zone->create_host(fmt::format("swarmx-{}", n), 1e9));
@@ -37,7 +37,7 @@ Cluster build_cluster(const platform::PlatformSpec& p, const SwarmxTree& tree) {
     c.csx.push_back(zone->create_host(fmt::format("csx-{}", i), p.peak_flops));
 
   connect(zone, c.memoryx, c.swarmx[static_cast<std::size_t>(tree.root())],
-          {duplex_link(zone, "memoryx-link", p.memoryx_bandwidth_Bps, hop)});
+          {duplex_link(zone, "memoryx-link", p.memoryx_link_Bps(), hop)});
   for (std::size_t n = 0; n < tree.nodes.size(); ++n)
     for (const auto child : tree.nodes[n].child_nodes)
       connect(zone, c.swarmx[n], c.swarmx[static_cast<std::size_t>(child)],

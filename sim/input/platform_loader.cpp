@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 #include <filesystem>
 #include <limits>
+#include <optional>
 #include <variant>
 
 #include "common/did_you_mean.hpp"
@@ -21,38 +22,68 @@ struct Param {
   Field field;
   double min;
   double max;
+  const char* unit;
+  const char* meaning;
+  std::optional<double> fallback = std::nullopt;  // value when the file omits the key
 };
 
 // Bounds keep the model physical: efficiencies and fractions at most 1, positive rates.
 const std::vector<Param>& params() {
   static const std::vector<Param> table{
-      {"system", "cores", &PlatformSpec::cores, 1, 1e9},
-      {"system", "sram_bytes", &PlatformSpec::sram_bytes, 1, 1e15},
-      {"system", "sram_bandwidth_Bps", &PlatformSpec::sram_bandwidth_Bps, 1, 1e20},
-      {"system", "fabric_bandwidth_Bps", &PlatformSpec::fabric_bandwidth_Bps, 1, 1e20},
-      {"system", "peak_flops", &PlatformSpec::peak_flops, 1, 1e20},
-      {"system", "fabric_rows", &PlatformSpec::fabric_rows, 1, 1e6},
-      {"system", "simd_width", &PlatformSpec::simd_width, 1, 1024},
-      {"system", "io_ports", &PlatformSpec::io_ports, 1, 1e4},
-      {"system", "io_port_bandwidth_Bps", &PlatformSpec::io_port_bandwidth_Bps, 1, 1e15},
-      {"system", "max_cluster_size", &PlatformSpec::max_cluster_size, 1, 1e6},
-      {"swarmx", "fanout", &PlatformSpec::swarmx_fanout, 2, 1024},
-      {"swarmx", "link_bandwidth_Bps", &PlatformSpec::swarmx_link_bandwidth_Bps, 1, 1e15},
-      {"memoryx", "capacity_bytes", &PlatformSpec::memoryx_capacity_bytes, 1, 1e20},
-      {"memoryx", "bytes_per_parameter", &PlatformSpec::memoryx_bytes_per_parameter, 1, 64},
-      {"calibration", "memoryx_bandwidth_Bps", &PlatformSpec::memoryx_bandwidth_Bps, 1, 1e15},
+      {"system", "cores", &PlatformSpec::cores, 1, 1e9, "cores", "compute cores on the wafer"},
+      {"system", "sram_bytes", &PlatformSpec::sram_bytes, 1, 1e15, "bytes", "on-chip SRAM"},
+      {"system", "sram_bandwidth_Bps", &PlatformSpec::sram_bandwidth_Bps, 1, 1e20, "bytes/s",
+       "SRAM bandwidth of the wafer"},
+      {"system", "fabric_bandwidth_Bps", &PlatformSpec::fabric_bandwidth_Bps, 1, 1e20, "bytes/s",
+       "wafer fabric bandwidth"},
+      {"system", "peak_flops", &PlatformSpec::peak_flops, 1, 1e20, "FLOP/s",
+       "dense 16-bit peak (MFU's denominator)"},
+      {"system", "fabric_rows", &PlatformSpec::fabric_rows, 1, 1e6, "rows",
+       "core rows a streamed weight word feeds (SIMD fill)"},
+      {"system", "simd_width", &PlatformSpec::simd_width, 1, 1024, "lanes",
+       "16-bit FMACs per core per cycle"},
+      {"system", "io_ports", &PlatformSpec::io_ports, 1, 1e4, "ports",
+       "100 GbE ports of a CS-X (and of each SwarmX link)"},
+      {"system", "io_port_bandwidth_Bps", &PlatformSpec::io_port_bandwidth_Bps, 1, 1e15,
+       "bytes/s", "bandwidth of one CS-X I/O port"},
+      {"system", "io_scale", &PlatformSpec::io_scale, 0.01, 1000, "factor",
+       "\"N times the I/O\": scales every link of the weight path (CS-X I/O, SwarmX links, "
+       "MemoryX link)",
+       1.0},
+      {"system", "max_cluster_size", &PlatformSpec::max_cluster_size, 1, 1e6, "systems",
+       "largest num_csx"},
+      {"swarmx", "fanout", &PlatformSpec::swarmx_fanout, 2, 1024, "children",
+       "children of a SwarmX broadcast-reduce node"},
+      {"swarmx", "link_bandwidth_Bps", &PlatformSpec::swarmx_link_bandwidth_Bps, 1, 1e15,
+       "bytes/s", "bandwidth of one SwarmX port (a link has io_ports of them)"},
+      {"memoryx", "capacity_bytes", &PlatformSpec::memoryx_capacity_bytes, 1, 1e20, "bytes",
+       "weights and optimizer state MemoryX holds"},
+      {"memoryx", "bytes_per_parameter", &PlatformSpec::memoryx_bytes_per_parameter, 1, 64,
+       "bytes", "MemoryX bytes per parameter (mixed-precision Adam: 16)"},
+      {"calibration", "memoryx_bandwidth_Bps", &PlatformSpec::memoryx_bandwidth_Bps, 1, 1e15,
+       "bytes/s", "MemoryX link to the SwarmX root"},
       {"calibration", "optimizer_rate_params_per_s", &PlatformSpec::optimizer_rate_params_per_s, 1,
-       1e18},
-      {"calibration", "swarmx_hop_latency_s", &PlatformSpec::swarmx_hop_latency_s, 0, 1},
-      {"calibration", "swarmx_chunk_bytes", &PlatformSpec::swarmx_chunk_bytes, 1e7, 1e15},
-      {"calibration", "compute_efficiency", &PlatformSpec::compute_efficiency, 1e-6, 1},
-      {"calibration", "dispatch_overhead_cycles", &PlatformSpec::dispatch_overhead_cycles, 0, 100},
-      {"calibration", "step_overhead_s", &PlatformSpec::step_overhead_s, 0, 100},
-      {"calibration", "kernel_overhead_s", &PlatformSpec::kernel_overhead_s, 0, 10},
-      {"calibration", "microbatch_overhead_s", &PlatformSpec::microbatch_overhead_s, 0, 100},
-      {"calibration", "usable_sram_fraction", &PlatformSpec::usable_sram_fraction, 1e-6, 1},
-      {"calibration", "workspace_bytes", &PlatformSpec::workspace_bytes, 0, 1e15},
-      {"calibration", "weight_buffers", &PlatformSpec::weight_buffers, 1, 64},
+       1e18, "parameters/s", "MemoryX optimizer update rate"},
+      {"calibration", "swarmx_hop_latency_s", &PlatformSpec::swarmx_hop_latency_s, 0, 1, "s",
+       "latency of one link hop"},
+      {"calibration", "swarmx_chunk_bytes", &PlatformSpec::swarmx_chunk_bytes, 1e7, 1e15, "bytes",
+       "SwarmX forwards layers in chunks of this size"},
+      {"calibration", "compute_efficiency", &PlatformSpec::compute_efficiency, 1e-6, 1, "fraction",
+       "share of peak a kernel reaches with full SIMD lanes (fitted)"},
+      {"calibration", "dispatch_overhead_cycles", &PlatformSpec::dispatch_overhead_cycles, 0, 100,
+       "cycles", "core cycles per arriving weight word beyond the FMACs"},
+      {"calibration", "step_overhead_s", &PlatformSpec::step_overhead_s, 0, 100, "s",
+       "fixed cost of a training step (fitted)"},
+      {"calibration", "kernel_overhead_s", &PlatformSpec::kernel_overhead_s, 0, 10, "s",
+       "fixed cost of a layer kernel pass"},
+      {"calibration", "microbatch_overhead_s", &PlatformSpec::microbatch_overhead_s, 0, 100, "s",
+       "fixed cost of a microbatch"},
+      {"calibration", "usable_sram_fraction", &PlatformSpec::usable_sram_fraction, 1e-6, 1,
+       "fraction", "SRAM share the model may use"},
+      {"calibration", "workspace_bytes", &PlatformSpec::workspace_bytes, 0, 1e15, "bytes",
+       "kernel scratch and I/O buffers"},
+      {"calibration", "weight_buffers", &PlatformSpec::weight_buffers, 1, 64, "layers",
+       "layers of weights on the wafer at once"},
   };
   return table;
 }
@@ -71,7 +102,10 @@ std::vector<std::string> keys_of(const std::string& section) {
 }
 
 void set(PlatformSpec& spec, const Param& p, const io::Block& b) {
-  if (std::holds_alternative<double PlatformSpec::*>(p.field))
+  if (p.fallback)
+    spec.*std::get<double PlatformSpec::*>(p.field) =
+        b.get_number_opt(p.key, p.min, p.max).value_or(*p.fallback);
+  else if (std::holds_alternative<double PlatformSpec::*>(p.field))
     spec.*std::get<double PlatformSpec::*>(p.field) = b.get_number(p.key, p.min, p.max);
   else {
     const auto v = b.get_int(p.key, static_cast<std::int64_t>(p.min));
@@ -173,6 +207,35 @@ void apply_overrides(PlatformSpec& p,
                       "'{}'{}",
                       key, value, p.name, platform, did_you_mean(platform, {p.name})));
   }
+}
+
+}  // namespace csx::platform
+
+namespace csx::platform {
+
+std::vector<KeyInfo> platform_keys() {
+  std::vector<KeyInfo> keys;
+  for (const auto& p : params())
+    keys.push_back({std::string(p.section) + "." + p.key, p.unit, p.meaning, p.min, p.max});
+  keys.push_back({"calibration.activation_policy", "choice",
+                  "least_recompute (keep what fits, recompute the rest) or store_all", 0, 0});
+  keys.push_back({"calibration.gradient_accumulation", "choice",
+                  "memoryx (every microbatch's gradients leave the wafer) or wafer", 0, 0});
+  return keys;
+}
+
+std::string parameter_value(const PlatformSpec& spec, const std::string& key) {
+  for (const auto& p : params()) {
+    if (std::string(p.section) + "." + p.key != key) continue;
+    if (std::holds_alternative<double PlatformSpec::*>(p.field))
+      return fmt::format("{:g}", spec.*std::get<double PlatformSpec::*>(p.field));
+    return std::to_string(spec.*std::get<std::int64_t PlatformSpec::*>(p.field));
+  }
+  if (key == "calibration.activation_policy")
+    return spec.store_all_activations ? "store_all" : "least_recompute";
+  if (key == "calibration.gradient_accumulation")
+    return spec.gradient_accumulation == GradientAccumulation::kWafer ? "wafer" : "memoryx";
+  throw InputError(fmt::format("unknown platform key {}", key));
 }
 
 }  // namespace csx::platform

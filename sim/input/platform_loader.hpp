@@ -30,4 +30,15 @@ void apply_overrides(PlatformSpec& p,
                      const std::vector<std::pair<std::string, std::string>>& overrides,
                      bool refuse_other_platforms);
 
+// Every key a platform file or --platform-override takes: "section.key", its unit, meaning and
+// bounds (for `csxsim platform --keys`).
+struct KeyInfo {
+  std::string key, unit, meaning;
+  double min = 0, max = 0;  // 0, 0 for the choices
+};
+[[nodiscard]] std::vector<KeyInfo> platform_keys();
+
+// A key's value in `spec` as text. Throws InputError for an unknown key.
+[[nodiscard]] std::string parameter_value(const PlatformSpec& spec, const std::string& key);
+
 }  // namespace csx::platform

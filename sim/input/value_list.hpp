@@ -18,7 +18,4 @@ namespace csx::io {
 // "I/N" -> {I, N}. Throws InputError unless N >= 1 and 0 <= I < N.
 [[nodiscard]] std::pair<std::int64_t, std::int64_t> parse_shard(const std::string& text);
 
-// Splits one CSV record (RFC 4180 quoting, no embedded newlines).
-[[nodiscard]] std::vector<std::string> split_csv_record(const std::string& line);
-
 }  // namespace csx::io

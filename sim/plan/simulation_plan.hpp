@@ -65,7 +65,15 @@ struct SimulationResult {
   double step_overhead_s = 0;        // the step's fixed cost, added after the simulation
   double end_time_s = 0;             // simulated time at the end of the last step
   std::vector<double> step_end_s;    // simulated time at the end of each step
-  std::string bound;                 // compute | weight streaming | gradient reduce | optimizer
+  // Busy seconds of each resource in the step (plan/step_bound): the kernels of the fullest
+  // system, and each link of the weight path for its busier direction (weights down, gradients
+  // up), and the optimizer. Set in the parent after the simulation.
+  double csx_io_busy_s = 0;                // a CS-X's external I/O (io_ports x port bandwidth)
+  std::vector<double> swarmx_level_busy_s;  // the link from a level-L SwarmX node to its parent
+  double memoryx_link_busy_s = 0;          // MemoryX to the SwarmX root
+  // The resource with the most busy time: "compute", "CS-X I/O", "SwarmX level L",
+  // "MemoryX link" or "optimizer"; resources within 1 % of it are joined with " = ".
+  std::string bound;
   std::uint64_t activities = 0;      // executions and communications issued
   // System 0 in the last step, per microbatch: start and end time (the end includes waiting for
   // the gradient buffer), seconds waiting for weights, kernel seconds.

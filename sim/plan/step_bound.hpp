@@ -1,25 +1,40 @@
-// What bounds a step: the busy time of the slowest link for weights and for gradients, and the
-// largest of compute, weight streaming, gradient reduce and optimizer. Pure code, computed once
-// per simulated plan (engine::simulate_all) on the final result.
+// What bounds a step: the busy time of each resource a step uses (the fullest system's kernels,
+// each link of the MemoryX -> SwarmX -> CS-X path, the optimizer) and the busiest of them. Pure
+// code, computed once per simulated plan (engine::simulate_all) on the final result.
 #pragma once
 
 #include <string>
+#include <vector>
 
 #include "plan/simulation_plan.hpp"
 
 namespace csx::plan {
 
-// Busy seconds of the slowest link for one step's weights and gradients (bytes / bandwidth).
-struct LinkBusy {
-  double weights_s = 0;
-  double gradients_s = 0;
+// Bytes one step moves over every link of the path, each way: weights down (every pass of
+// every microbatch) and gradients up. Every link carries all of them (broadcast and reduce).
+struct StepTraffic {
+  double weight_bytes = 0;
+  double gradient_bytes = 0;
 };
-[[nodiscard]] LinkBusy link_busy_times(const SimulationInput& input);
+[[nodiscard]] StepTraffic step_traffic(const SimulationInput& input);
 
-// The largest of compute, weight streaming, gradient reduce and optimizer busy times.
-[[nodiscard]] std::string bound_of(const SimulationResult& r);
+// One resource and its busy seconds in a step.
+struct ResourceBusy {
+  std::string name;  // "compute", "CS-X I/O", "SwarmX level L", "MemoryX link", "optimizer"
+  double busy_s = 0;
+};
+// In a fixed order: compute, CS-X I/O, SwarmX levels 1.., MemoryX link, optimizer. A link is
+// busy bytes / bandwidth for its busier direction (links are split duplex, README "Execution
+// model"). SwarmX levels exist between SwarmX nodes (num_csx > fanout).
+[[nodiscard]] std::vector<ResourceBusy> resource_busy(const SimulationInput& input,
+                                                      const SimulationResult& r);
 
-// Sets the link busy times and the bound of a finished result.
+// The busiest resource's name; those within 1 % of it are joined with " = " (the stock
+// platforms give the three links the same bandwidth).
+[[nodiscard]] std::string bound_of(const std::vector<ResourceBusy>& busy);
+
+// Sets the streaming and reduce busy times (slowest link), the per-link busy times and the
+// bound of a finished result.
 void summarize(const SimulationInput& input, SimulationResult& r);
 
 }  // namespace csx::plan

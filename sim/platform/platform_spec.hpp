@@ -27,6 +27,8 @@ struct PlatformSpec {
   std::int64_t simd_width = 0;             // 16-bit FMACs per core per cycle
   std::int64_t io_ports = 0;               // 100 GbE ports
   double io_port_bandwidth_Bps = 0;        // bytes/s per port
+  double io_scale = 1;                     // scales every link of the weight path (CS-X I/O,
+                                           // SwarmX links, MemoryX link): "N times the I/O"
   std::int64_t max_cluster_size = 0;       // largest num_csx supported
   std::int64_t swarmx_fanout = 0;          // children per SwarmX broadcast-reduce node
   double swarmx_link_bandwidth_Bps = 0;    // bytes/s per SwarmX port
@@ -49,10 +51,16 @@ struct PlatformSpec {
   bool store_all_activations = false;      // true: never recompute (no least-recompute choice)
   GradientAccumulation gradient_accumulation = GradientAccumulation::kMemoryX;
 
-  // External I/O of one system: io_ports x io_port_bandwidth_Bps.
+  // External I/O of one system: io_ports x io_port_bandwidth_Bps x io_scale.
   [[nodiscard]] double io_bandwidth_Bps() const {
-    return static_cast<double>(io_ports) * io_port_bandwidth_Bps;
+    return static_cast<double>(io_ports) * io_port_bandwidth_Bps * io_scale;
   }
+  // A link between SwarmX nodes: io_ports x swarmx_link_bandwidth_Bps x io_scale.
+  [[nodiscard]] double swarmx_edge_Bps() const {
+    return static_cast<double>(io_ports) * swarmx_link_bandwidth_Bps * io_scale;
+  }
+  // MemoryX to the SwarmX root: memoryx_bandwidth_Bps x io_scale.
+  [[nodiscard]] double memoryx_link_Bps() const { return memoryx_bandwidth_Bps * io_scale; }
   [[nodiscard]] double usable_sram_bytes() const { return sram_bytes * usable_sram_fraction; }
 };
 

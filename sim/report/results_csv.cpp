@@ -3,46 +3,66 @@
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
+#include <algorithm>
+#include <stdexcept>
 
 namespace csx::io {
 
-std::vector<std::string> csv_columns(bool with_time_to_train) {
-  std::vector<std::string> cols{"model",
-                                "platform",
-                                "mode",
-                                "num_csx",
-                                "batch_size",
-                                "per_system_batch_size",
-                                "requested_micro_batch_size",
-                                "micro_batch_size",
-                                "num_microbatches",
-                                "fits",
-                                "reason",
-                                "chosen",
-                                "step_time_s",
-                                "samples_per_s",
-                                "tokens_per_s",
-                                "mfu",
-                                "compute_time_s",
-                                "weight_stream_time_s",
-                                "exposed_stream_time_s",
-                                "grad_reduce_time_s",
-                                "optimizer_time_s",
-                                "step_overhead_s",
-                                "mem_activations_bytes",
-                                "mem_weight_buffers_bytes",
-                                "mem_gradients_bytes",
-                                "mem_workspace_bytes",
-                                "mem_total_bytes",
-                                "mem_capacity_bytes",
-                                "recompute_passes",
-                                "activation_plan"};
-  if (with_time_to_train) cols.emplace_back("time_to_train_s");
+const std::vector<std::string>& csv_columns() {
+  static const std::vector<std::string> cols{"model",
+                                             "platform",
+                                             "overrides",
+                                             "mode",
+                                             "num_csx",
+                                             "batch_size",
+                                             "per_system_batch_size",
+                                             "seq_len",
+                                             "tokens_per_step",
+                                             "requested_micro_batch_size",
+                                             "micro_batch_size",
+                                             "num_microbatches",
+                                             "fits",
+                                             "reason",
+                                             "chosen",
+                                             "step_time_s",
+                                             "samples_per_s",
+                                             "tokens_per_s",
+                                             "mfu",
+                                             "bound",
+                                             "compute_share",
+                                             "csx_io_share",
+                                             "swarmx_share",
+                                             "memoryx_link_share",
+                                             "optimizer_share",
+                                             "compute_time_s",
+                                             "weight_stream_time_s",
+                                             "exposed_stream_time_s",
+                                             "grad_reduce_time_s",
+                                             "optimizer_time_s",
+                                             "step_overhead_s",
+                                             "mem_activations_bytes",
+                                             "mem_weight_buffers_bytes",
+                                             "mem_gradients_bytes",
+                                             "mem_workspace_bytes",
+                                             "mem_total_bytes",
+                                             "mem_capacity_bytes",
+                                             "recompute_passes",
+                                             "activation_plan",
+                                             "steps",
+                                             "time_to_train_s",
+                                             "shard"};
   return cols;
 }
 
-std::string csv_header(bool with_time_to_train) {
-  return fmt::format("{}\n", fmt::join(csv_columns(with_time_to_train), ","));
+std::size_t csv_column(const std::string& name) {
+  const auto& cols = csv_columns();
+  const auto it = std::find(cols.begin(), cols.end(), name);
+  if (it == cols.end()) throw std::out_of_range("no CSV column " + name);
+  return static_cast<std::size_t>(it - cols.begin());
+}
+
+std::string csv_header() {
+  return fmt::format("{}\n", fmt::join(csv_columns(), ","));
 }
 
 std::string csv_number(double v) {
@@ -59,14 +79,16 @@ std::string csv_field(const std::string& s) {
   return q + "\"";
 }
 
-std::string csv_row(const RowContext& ctx, const search::CandidateResult& c,
-                    bool with_time_to_train) {
+std::string csv_row(const RowContext& ctx, const search::CandidateResult& c) {
   std::vector<std::string> f{csv_field(ctx.model),
                              csv_field(ctx.platform),
+                             csv_field(ctx.overrides),
                              model::to_string(ctx.pass),
                              std::to_string(ctx.num_csx),
                              std::to_string(ctx.batch_size),
                              std::to_string(ctx.per_system_batch_size),
+                             std::to_string(ctx.seq_len),
+                             std::to_string(ctx.batch_size * ctx.seq_len),
                              csv_field(ctx.requested_micro_batch_size),
                              std::to_string(c.micro_batch_size),
                              std::to_string(c.num_microbatches),
@@ -74,10 +96,19 @@ std::string csv_row(const RowContext& ctx, const search::CandidateResult& c,
                              csv_field(c.reason),
                              c.chosen ? "true" : "false"};
   const auto timing = [&](double v) { return c.simulated ? csv_number(v) : std::string(); };
+  const auto share = [&](double busy_s) { return timing(busy_s / c.sim.step_time_s); };
+  double swarmx = 0;
+  for (const double b : c.sim.swarmx_level_busy_s) swarmx = std::max(swarmx, b);
   f.push_back(timing(c.sim.step_time_s));
   f.push_back(timing(c.samples_per_s));
   f.push_back(timing(c.tokens_per_s));
   f.push_back(timing(c.mfu));
+  f.push_back(c.simulated ? csv_field(c.sim.bound) : std::string());
+  f.push_back(share(c.sim.compute_time_s));
+  f.push_back(share(c.sim.csx_io_busy_s));
+  f.push_back(share(swarmx));
+  f.push_back(share(c.sim.memoryx_link_busy_s));
+  f.push_back(share(c.sim.optimizer_time_s));
   f.push_back(timing(c.sim.compute_time_s));
   f.push_back(timing(c.sim.weight_stream_time_s));
   f.push_back(timing(c.sim.exposed_stream_time_s));
@@ -90,10 +121,12 @@ std::string csv_row(const RowContext& ctx, const search::CandidateResult& c,
     f.push_back(csv_number(v));
   f.push_back(c.fits ? csv_number(c.memory.recompute_passes) : std::string());
   f.push_back(csv_field(c.memory.activation_plan));
-  if (with_time_to_train)
-    f.push_back(c.simulated && ctx.training_steps && ctx.pass == model::Pass::kTrain
-                    ? csv_number(static_cast<double>(*ctx.training_steps) * c.sim.step_time_s)
-                    : std::string());
+  const bool training = ctx.training_steps && ctx.pass == model::Pass::kTrain;
+  f.push_back(training ? std::to_string(*ctx.training_steps) : std::string());
+  f.push_back(c.simulated && training
+                  ? csv_number(static_cast<double>(*ctx.training_steps) * c.sim.step_time_s)
+                  : std::string());
+  f.push_back(ctx.shard);
   return fmt::format("{}\n", fmt::join(f, ","));
 }
 

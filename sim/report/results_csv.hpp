@@ -14,20 +14,24 @@ namespace csx::io {
 // What a row says besides the candidate itself.
 struct RowContext {
   std::string model;
-  std::string platform;
+  std::string platform;   // the platform's name, "+variant" when a named override set applies
+  std::string overrides;  // the platform overrides applied, "KEY=VALUE;..." (empty: none)
   model::Pass pass = model::Pass::kTrain;
   std::int64_t num_csx = 0;
   std::int64_t batch_size = 0;
   std::int64_t per_system_batch_size = 0;
+  std::int64_t seq_len = 0;  // tokens per sample (0: the model counts no tokens)
   std::string requested_micro_batch_size;
   std::optional<std::int64_t> training_steps;  // for time_to_train_s (training rows only)
+  std::string shard;  // "I/N" in a sharded sweep's rows (merge checks none is missing)
 };
 
-// `with_time_to_train` appends time_to_train_s (sweeps).
-[[nodiscard]] std::vector<std::string> csv_columns(bool with_time_to_train);
-[[nodiscard]] std::string csv_header(bool with_time_to_train);
-[[nodiscard]] std::string csv_row(const RowContext& ctx, const search::CandidateResult& c,
-                                  bool with_time_to_train);
+// run, sweep and plan write the same columns (README, "CSV columns").
+[[nodiscard]] const std::vector<std::string>& csv_columns();
+[[nodiscard]] std::string csv_header();
+[[nodiscard]] std::string csv_row(const RowContext& ctx, const search::CandidateResult& c);
+// Index of a column of csv_columns(); throws std::out_of_range for an unknown name.
+[[nodiscard]] std::size_t csv_column(const std::string& name);
 
 // A number as the CSV writes it.
 [[nodiscard]] std::string csv_number(double v);

@@ -1,6 +1,7 @@
 """A sweep stopped by SIGTERM or SIGINT keeps its finished rows and exits 143 or 130; --resume
 finishes it without recomputing them, byte-identical to an uninterrupted sweep. Output is the
 same run after run and for --jobs 1 and 2."""
+import csv
 import os
 import signal
 import subprocess
@@ -17,8 +18,8 @@ GRID = ["--num-csx", "1:128:x2", "--batch-size", "264,528,1056,2112,4224,8448", 
 def points(path):
     if not os.path.exists(path):
         return set()
-    lines = open(path).read().splitlines()[1:]
-    return {tuple(l.split(",")[3:5]) for l in lines}
+    with open(path, newline="") as f:
+        return {(r["platform"], r["num_csx"], r["batch_size"]) for r in csv.DictReader(f)}
 
 
 with tempfile.TemporaryDirectory() as d:

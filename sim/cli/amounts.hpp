@@ -1,0 +1,19 @@
+// Token budgets and deadlines as users write them on the command line.
+#pragma once
+
+#include <string>
+
+namespace csx::cli {
+
+// A positive amount: a number (1e12, 2.5e11) or one with a suffix K, M, B (or G), T (1e3, 1e6,
+// 1e9, 1e12): "300B", "1T". Throws InputError naming `flag`.
+[[nodiscard]] double parse_amount(const std::string& text, const std::string& flag);
+
+// A duration in seconds: a number with a unit s, m (or min), h, d or w: "7d", "36h", "90min",
+// "2.5d". Throws InputError naming `flag` (no unit, unknown unit, not positive).
+[[nodiscard]] double parse_duration_s(const std::string& text, const std::string& flag);
+
+// Seconds as a person reads them: "42.0 min", "5.31 h", "6.42 days".
+[[nodiscard]] std::string human_duration(double seconds);
+
+}  // namespace csx::cli

@@ -1,0 +1,253 @@
+// `csxsim plan MODEL --tokens T (--deadline D | --num-csx LIST)`: the smallest cluster that
+// trains a token budget by a deadline, or the time to train on given clusters, for each
+// platform (and variant) and batch size.
+#include <fmt/format.h>
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <map>
+
+#include "cli/amounts.hpp"
+#include "cli/commands.hpp"
+#include "cli/job_options.hpp"
+#include "cli/platform_set.hpp"
+#include "cli/run_job.hpp"
+#include "cli/sweep_table.hpp"
+#include "common/errors.hpp"
+#include "input/platform_loader.hpp"
+#include "input/value_list.hpp"
+#include "report/atomic_file.hpp"
+#include "report/results_csv.hpp"
+
+namespace csx::cli {
+namespace {
+
+constexpr double kNever = std::numeric_limits<double>::infinity();
+
+// One evaluated cluster: the chosen candidate of the training pass, or why there is none.
+struct Evaluation {
+  PointKey key;
+  std::int64_t steps = 0;
+  std::int64_t tokens_per_step = 0;
+  double time_s = kNever;  // time to train; infinite when nothing fits or a rule refuses
+  const search::CandidateResult* chosen = nullptr;
+  std::string why_not;  // a rule's refusal or why nothing fits
+  PassResult result;
+};
+
+class Planner {
+ public:
+  Planner(const io::Scenario& scenario, int processes) : scenario_(scenario), processes_(processes) {}
+
+  const Evaluation& evaluate(const Overrides& setup, const std::string& label, std::int64_t n,
+                             std::int64_t b) {
+    const PointKey key{label, n, b};
+    if (const auto it = done_.find(key); it != done_.end()) return it->second;
+    Evaluation& e = done_[key];
+    e.key = key;
+    Overrides o = setup;
+    o.num_csx = n;
+    o.batch_size = b;
+    o.mode = io::Mode::kTrain;
+    try {
+      Job job = make_job(scenario_, o, data_dir());
+      job.simulation_processes = processes_;
+      e.result = std::move(run_job(job).front());
+      e.steps = job.training_steps.value_or(0);
+      e.tokens_per_step = b * scenario_.model.seq_len;
+      for (const auto& row : e.result.outcome.rows) {
+        rows_.points[key] += io::csv_row(e.result.context, row);
+        if (row.chosen) {
+          e.chosen = &row;
+          e.time_s = static_cast<double>(e.steps) * row.sim.step_time_s;
+        }
+      }
+      if (!e.chosen)
+        e.why_not = e.result.outcome.rows.empty() ? "nothing fits"
+                                                  : e.result.outcome.rows.back().reason;
+    } catch (const RuleError& err) {
+      e.why_not = err.what();
+    }
+    return e;
+  }
+
+  [[nodiscard]] const std::map<PointKey, Evaluation>& evaluations() const { return done_; }
+  [[nodiscard]] const SweepTable& rows() const { return rows_; }
+
+ private:
+  const io::Scenario& scenario_;
+  int processes_;
+  std::map<PointKey, Evaluation> done_;
+  SweepTable rows_;
+};
+
+// Smallest num_csx in [1, max_n] whose time to train is within the deadline: doubling from 1,
+// then bisecting between the last miss and the first hit (time to train taken as falling with
+// num_csx between them; README, "Questions csxsim answers"). Nullopt when max_n misses.
+std::optional<std::int64_t> smallest_meeting(Planner& planner, const Overrides& setup,
+                                             const std::string& label, std::int64_t b,
+                                             std::int64_t max_n, double deadline_s) {
+  const auto meets = [&](std::int64_t n) {
+    return planner.evaluate(setup, label, n, b).time_s <= deadline_s;
+  };
+  std::int64_t miss = 0, hit = 0;
+  for (std::int64_t n = 1;; n = std::min(2 * n, max_n)) {
+    if (meets(n)) {
+      hit = n;
+      break;
+    }
+    miss = n;
+    if (n == max_n) return std::nullopt;
+  }
+  while (hit - miss > 1) {
+    const std::int64_t mid = miss + (hit - miss) / 2;
+    (meets(mid) ? hit : miss) = mid;
+  }
+  return hit;
+}
+
+void print_table(const Planner& planner, double deadline_s) {
+  fmt::print("{:<16} {:>10} {:>8} {:>6} {:>15} {:>10} {:>12} {:>11} {:>14}  {}\n", "platform",
+             "batch_size", "num_csx", "MBS", "tokens/step", "steps", "step_time_s", "samples/s",
+             "time_to_train", std::isfinite(deadline_s) ? "meets deadline" : "");
+  for (const auto& [key, e] : planner.evaluations()) {
+    if (!e.chosen) {
+      fmt::print("{:<16} {:>10} {:>8} {:>6} {:>15} {:>10} {:>12} {:>11} {:>14}  {}\n",
+                 key.platform, key.batch_size, key.num_csx, "-", "-", "-", "-", "-", "-",
+                 e.why_not);
+      continue;
+    }
+    fmt::print("{:<16} {:>10} {:>8} {:>6} {:>15} {:>10} {:>12.4f} {:>11.2f} {:>14}  {}\n",
+               key.platform, key.batch_size, key.num_csx, e.chosen->micro_batch_size,
+               e.tokens_per_step, e.steps, e.chosen->sim.step_time_s, e.chosen->samples_per_s,
+               human_duration(e.time_s),
+               std::isfinite(deadline_s) ? (e.time_s <= deadline_s ? "yes" : "no") : "");
+  }
+}
+
+std::string summary(const Evaluation& e) {
+  return fmt::format(
+      "{} x {} (batch_size {}, micro_batch_size {}) trains in {} ({} steps x {:.4f} s, "
+      "bound: {})",
+      e.key.num_csx, e.key.platform, e.key.batch_size, e.chosen->micro_batch_size,
+      human_duration(e.time_s), e.steps, e.chosen->sim.step_time_s, e.chosen->sim.bound);
+}
+
+}  // namespace
+
+int plan_command(const Args& args) {
+  po::options_description desc("plan options");
+  std::string model_arg;
+  // clang-format off
+  desc.add_options()
+      ("model", po::value(&model_arg)->required(), "scenario, Model Zoo file or models/ name")
+      ("tokens", po::value<std::string>(), "token budget (required): e.g. 1e12, 300B")
+      ("deadline", po::value<std::string>(),
+       "time to train at most this: e.g. 7d, 36h; answers the smallest num_csx")
+      ("num-csx", po::value<std::string>(), "cluster sizes to report the time to train of (list)")
+      ("max-num-csx", po::value<std::string>(),
+       "largest num_csx the deadline search tries (default: the platform's largest cluster)")
+      ("batch-size", po::value<std::string>(), "global batch sizes (list; default: the file's)")
+      ("micro-batch-size", po::value<std::string>(), "auto | explore | none | INT | MIN:MAX")
+      ("platform", po::value<std::string>(), "cs2 | cs3 | platform file, or a list: cs2,cs3")
+      ("seq-len", po::value<std::string>(), "sequence length override (tokens)")
+      ("platform-override", po::value<std::vector<std::string>>()->composing(),
+       "[P:]KEY=VALUE (repeatable)")
+      ("csv", po::value<std::string>(), "write every evaluated candidate to this CSV")
+      ("jobs,j", po::value<std::string>(), "simulation processes at once (default: one per CPU)")
+      ("quiet,q", "print only the answer");
+  // clang-format on
+  add_platform_set_options(desc);
+  po::positional_options_description pos;
+  pos.add("model", 1);
+  const auto vm = parse_options(
+      args,
+      "csxsim plan MODEL --tokens T (--deadline D | --num-csx LIST) [--batch-size LIST] "
+      "[--platform P1,P2] [--variant NAME:KEY=VALUE,...] [--csv OUT]",
+      desc, &pos);
+  if (!vm) return 0;
+  if (!vm->count("tokens"))
+    throw InputError("plan needs --tokens (the training budget, e.g. 1e12)");
+  if (vm->count("deadline") == vm->count("num-csx"))
+    throw InputError(
+        "plan needs one of --deadline (the smallest num_csx that meets it) or --num-csx (the "
+        "time to train on those clusters)");
+  const std::string csv = vm->count("csv") ? (*vm)["csv"].as<std::string>() : "";
+  const std::string model_path = resolve_model_path(model_arg);
+  if (!csv.empty()) io::check_output_path(csv, "--csv", {model_path});
+  const double deadline_s =
+      vm->count("deadline") ? parse_duration_s((*vm)["deadline"].as<std::string>(), "--deadline")
+                            : kNever;
+  const auto max_n = optional_count(*vm, "max-num-csx");
+  Overrides base = read_overrides(*vm, true);
+  const auto scenario = io::load_scenario(model_path, data_dir(), optional_count(*vm, "seq-len"));
+  print_warnings(scenario);
+  std::vector<std::int64_t> batches;
+  if (vm->count("batch-size"))
+    batches = io::parse_value_list((*vm)["batch-size"].as<std::string>(), "--batch-size");
+  else if (scenario.batch_size)
+    batches = {*scenario.batch_size};
+  else
+    throw InputError(fmt::format(
+        "{}: no training batch size in the file; pass --batch-size (a list is fine)", model_path));
+  const auto setups = expand_platforms(*vm, base, scenario.platform, data_dir());
+  Planner planner(scenario, static_cast<int>(read_jobs(*vm, "simulations").value_or(0)));
+  std::vector<std::string> answers;
+  const Evaluation* best = nullptr;
+  for (const auto& setup : setups) {
+    const auto spec = platform::load_platform(*setup.platform, data_dir());
+    const auto label = spec.name + (setup.variant.empty() ? "" : "+" + setup.variant);
+    for (const auto b : batches) {
+      if (std::isfinite(deadline_s)) {
+        const std::int64_t limit =
+            std::min<std::int64_t>({spec.max_cluster_size, b, max_n.value_or(spec.max_cluster_size)});
+        const auto n = smallest_meeting(planner, setup, label, b, limit, deadline_s);
+        if (!n) {
+          const auto& e = planner.evaluate(setup, label, limit, b);
+          answers.push_back(fmt::format(
+              "{}, batch_size {}: no num_csx up to {} meets {}: {}", label, b, limit,
+              human_duration(deadline_s),
+              e.chosen ? "the largest " + summary(e) : "at " + std::to_string(limit) + ": " + e.why_not));
+          continue;
+        }
+        const auto& e = planner.evaluate(setup, label, *n, b);
+        std::string why = *n == 1 ? "one system suffices"
+                                  : fmt::format("{} would take {}", *n - 1,
+                                                human_duration(
+                                                    planner.evaluate(setup, label, *n - 1, b).time_s));
+        answers.push_back(fmt::format("{}, batch_size {}: {}, within {}; {}", label, b, summary(e),
+                                      human_duration(deadline_s), why));
+        if (!best || e.key.num_csx < best->key.num_csx ||
+            (e.key.num_csx == best->key.num_csx && e.time_s < best->time_s))
+          best = &e;
+      } else {
+        for (const auto n :
+             io::parse_value_list((*vm)["num-csx"].as<std::string>(), "--num-csx")) {
+          const auto& e = planner.evaluate(setup, label, n, b);
+          answers.push_back(e.chosen ? fmt::format("{}, batch_size {}: {}", label, b, summary(e))
+                                     : fmt::format("{}, batch_size {}, num_csx {}: {}", label, b,
+                                                   n, e.why_not));
+          if (e.chosen && (!best || e.time_s < best->time_s)) best = &e;
+        }
+      }
+    }
+  }
+  if (!csv.empty()) io::write_file_atomically(csv, planner.rows().render());
+  if (!vm->count("quiet")) {
+    print_table(planner, deadline_s);
+    fmt::print("\n");
+  }
+  for (const auto& a : answers) fmt::print("{}\n", a);
+  if (!best) {
+    if (std::isfinite(deadline_s))
+      throw InfeasibleError(fmt::format("no platform and batch size considered meets {}",
+                                        human_duration(deadline_s)));
+    throw InfeasibleError("nothing fits on any cluster considered");
+  }
+  fmt::print("answer: {}\n", std::isfinite(deadline_s)
+                                 ? fmt::format("smallest cluster: {}", summary(*best))
+                                 : fmt::format("fastest: {}", summary(*best)));
+  return 0;
+}
+
+}  // namespace csx::cli

@@ -1,0 +1,42 @@
+// `csxsim platform [P ...] --keys`: every key a platform file or --platform-override takes, with
+// its unit, meaning, bounds and each platform's value.
+#include <fmt/format.h>
+
+#include "cli/commands.hpp"
+#include "cli/options.hpp"
+#include "input/platform_loader.hpp"
+
+namespace csx::cli {
+
+int platform_command(const Args& args) {
+  po::options_description desc("platform options");
+  std::vector<std::string> names;
+  // clang-format off
+  desc.add_options()
+      ("platforms", po::value(&names)->multitoken(), "cs2 | cs3 | platform files (default: cs2 cs3)")
+      ("keys", "list every key with its unit, bounds, meaning and each platform's value");
+  // clang-format on
+  po::positional_options_description pos;
+  pos.add("platforms", -1);
+  const auto vm = parse_options(args, "csxsim platform [cs2|cs3|FILE ...] --keys", desc, &pos);
+  if (!vm) return 0;
+  if (names.empty()) names = {"cs2", "cs3"};
+  std::vector<platform::PlatformSpec> specs;
+  for (const auto& n : names) specs.push_back(platform::load_platform(n, data_dir()));
+  std::string head = fmt::format("{:<42} {:<13}", "key", "unit");
+  for (const auto& s : specs) head += fmt::format(" {:>15}", s.name);
+  fmt::print("{} {:<13} {}\n", head, "bounds", "meaning");
+  for (const auto& k : platform::platform_keys()) {
+    std::string line = fmt::format("{:<42} {:<13}", k.key, k.unit);
+    for (const auto& s : specs) line += fmt::format(" {:>15}", platform::parameter_value(s, k.key));
+    const auto bounds = k.min == 0 && k.max == 0 ? std::string("-")
+                                                 : fmt::format("{:g}..{:g}", k.min, k.max);
+    fmt::print("{} {:<13} {}\n", line, bounds, k.meaning);
+  }
+  fmt::print(
+      "\nSet a key for one run with --platform-override KEY=VALUE (PLATFORM:KEY=VALUE for one "
+      "platform of a sweep); compare with --variant NAME:KEY=VALUE,... in sweep and plan.\n");
+  return 0;
+}
+
+}  // namespace csx::cli

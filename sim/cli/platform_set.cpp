@@ -1,0 +1,126 @@
+// --platform LIST and --variant.
+#include "cli/platform_set.hpp"
+
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+#include <algorithm>
+#include <set>
+
+#include "common/did_you_mean.hpp"
+#include "common/errors.hpp"
+#include "input/platform_loader.hpp"
+
+namespace csx::cli {
+namespace {
+
+struct Variant {
+  std::string name;
+  std::vector<std::pair<std::string, std::string>> overrides;
+};
+
+std::vector<std::string> split(const std::string& text, char sep) {
+  std::vector<std::string> parts(1);
+  for (const char c : text) {
+    if (c == sep)
+      parts.emplace_back();
+    else
+      parts.back() += c;
+  }
+  return parts;
+}
+
+Variant parse_variant(const std::string& text) {
+  const auto colon = text.find(':');
+  Variant v{text.substr(0, std::min(colon, text.size())), {}};
+  const bool good_name =
+      !v.name.empty() && std::all_of(v.name.begin(), v.name.end(), [](char c) {
+        return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '-' || c == '.';
+      });
+  if (colon == std::string::npos || !good_name)
+    throw InputError(fmt::format(
+        "--variant {}: expected NAME:KEY=VALUE[,KEY=VALUE...], NAME of letters, digits, _ - . "
+        "(e.g. io2x:system.io_scale=2)",
+        text));
+  for (const auto& kv : split(text.substr(colon + 1), ',')) {
+    const auto eq = kv.find('=');
+    if (eq == std::string::npos || eq == 0)
+      throw InputError(fmt::format("--variant {}: '{}' is not KEY=VALUE", text, kv));
+    v.overrides.emplace_back(kv.substr(0, eq), kv.substr(eq + 1));
+  }
+  return v;
+}
+
+}  // namespace
+
+void add_platform_set_options(po::options_description& desc) {
+  // clang-format off
+  desc.add_options()
+      ("variant", po::value<std::vector<std::string>>()->composing(),
+       "NAME:KEY=VALUE[,KEY=VALUE...]: also run each platform with these overrides (repeatable)");
+  // clang-format on
+}
+
+std::vector<Overrides> expand_platforms(const po::variables_map& vm, const Overrides& base,
+                                        const std::string& scenario_platform,
+                                        const std::string& data_dir) {
+  std::vector<std::string> platforms{scenario_platform};
+  if (base.platform) {
+    platforms = split(*base.platform, ',');
+    for (const auto& p : platforms)
+      if (p.empty())
+        throw InputError(fmt::format("--platform {}: an empty name in the list", *base.platform));
+  }
+  std::vector<Variant> variants{{"", {}}};
+  if (vm.count("variant"))
+    for (const auto& text : vm["variant"].as<std::vector<std::string>>()) {
+      auto v = parse_variant(text);
+      for (const auto& seen : variants)
+        if (seen.name == v.name)
+          throw InputError(fmt::format("--variant {}: the name {} is used twice", text, v.name));
+      variants.push_back(std::move(v));
+    }
+  // Each platform's name, to check the PLATFORM: prefixes against the set.
+  std::vector<std::string> names;
+  std::set<std::string> labels;
+  for (const auto& p : platforms) {
+    names.push_back(platform::load_platform(p, data_dir).name);
+    if (!labels.insert(names.back()).second)
+      throw InputError(fmt::format("--platform {}: the platform {} is listed twice",
+                                   base.platform.value_or(p), names.back()));
+  }
+  const auto check_prefixes = [&](const auto& overrides, const std::string& flag) {
+    for (const auto& [key, value] : overrides) {
+      const auto colon = key.find(':');
+      if (colon == std::string::npos) continue;
+      const auto target = key.substr(0, colon);
+      if (std::find(names.begin(), names.end(), target) == names.end())
+        throw InputError(fmt::format("{} {}={}: no platform '{}' in this run (platforms: {}){}",
+                                     flag, key, value, target, fmt::join(names, ", "),
+                                     did_you_mean(target, names)));
+    }
+  };
+  check_prefixes(base.platform_overrides, "--platform-override");
+  for (const auto& v : variants) check_prefixes(v.overrides, "--variant " + v.name + ":");
+  std::vector<Overrides> out;
+  for (std::size_t i = 0; i < platforms.size(); ++i)
+    for (const auto& v : variants) {
+      const auto applies = [&](const auto& kv) {
+        const auto colon = kv.first.find(':');
+        return colon == std::string::npos || kv.first.substr(0, colon) == names[i];
+      };
+      // A variant whose keys all name other platforms leaves this one as it is.
+      if (!v.name.empty() && std::none_of(v.overrides.begin(), v.overrides.end(), applies))
+        continue;
+      const auto& p = platforms[i];
+      Overrides o = base;
+      o.platform = p;
+      o.variant = v.name;
+      o.platform_overrides.insert(o.platform_overrides.end(), v.overrides.begin(),
+                                  v.overrides.end());
+      o.refuse_other_platform_overrides = false;
+      out.push_back(std::move(o));
+    }
+  return out;
+}
+
+}  // namespace csx::cli

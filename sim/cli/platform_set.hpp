@@ -1,0 +1,27 @@
+// Several platforms in one sweep or plan: `--platform cs2,cs3,FILE` and named override sets
+// `--variant NAME:KEY=VALUE[,KEY=VALUE...]`. Each platform runs as given and with each variant;
+// the CSV's `platform` column reads "cs3" or "cs3+NAME".
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "cli/options.hpp"
+#include "cli/run_job.hpp"
+
+namespace csx::cli {
+
+// The --platform and --variant options of sweep and plan.
+void add_platform_set_options(po::options_description& desc);
+
+// One Overrides per (platform, variant or none), in the order given, each with its platform,
+// variant name and overrides (the shared --platform-override ones, then the variant's). A
+// PLATFORM: prefix applies a key to that platform only and must name a platform of the set.
+// Without --platform, the scenario's platform. Throws InputError for a malformed or repeated
+// variant, an unknown key, or a prefix naming no platform of the set.
+[[nodiscard]] std::vector<Overrides> expand_platforms(const po::variables_map& vm,
+                                                      const Overrides& base,
+                                                      const std::string& scenario_platform,
+                                                      const std::string& data_dir);
+
+}  // namespace csx::cli

@@ -1,0 +1,56 @@
+// CSV records through libcsv's callbacks.
+#include "report/csv_reader.hpp"
+
+#include <csv.h>
+#include <fmt/format.h>
+#include <fstream>
+#include <memory>
+#include <sstream>
+
+#include "common/errors.hpp"
+
+namespace csx::io {
+namespace {
+
+struct Records {
+  std::vector<std::vector<std::string>> rows;
+  std::vector<std::string> current;
+};
+
+extern "C" void on_field(void* data, std::size_t len, void* out) {
+  static_cast<Records*>(out)->current.emplace_back(static_cast<const char*>(data), len);
+}
+
+extern "C" void on_record(int, void* out) {
+  auto* r = static_cast<Records*>(out);
+  r->rows.push_back(std::move(r->current));
+  r->current.clear();
+}
+
+}  // namespace
+
+std::vector<std::vector<std::string>> parse_csv(const std::string& text, const std::string& where) {
+  csv_parser parser{};
+  if (csv_init(&parser, CSV_STRICT | CSV_STRICT_FINI) != 0)
+    throw std::runtime_error("libcsv: cannot initialise the parser");
+  const std::unique_ptr<csv_parser, void (*)(csv_parser*)> guard(&parser, csv_free);
+  Records r;
+  const auto fail = [&]() {
+    // Count the line of the failure from the records read so far.
+    throw InputError(fmt::format("{}: malformed CSV after record {}: {}", where, r.rows.size() + 1,
+                                 csv_strerror(csv_error(&parser))));
+  };
+  if (csv_parse(&parser, text.data(), text.size(), on_field, on_record, &r) != text.size()) fail();
+  if (csv_fini(&parser, on_field, on_record, &r) != 0) fail();
+  return std::move(r.rows);
+}
+
+std::vector<std::vector<std::string>> read_csv_file(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw InputError(fmt::format("{}: cannot be read", path));
+  std::ostringstream text;
+  text << in.rdbuf();
+  return parse_csv(text.str(), path);
+}
+
+}  // namespace csx::io

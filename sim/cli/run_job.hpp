@@ -48,6 +48,7 @@ struct Job {
   std::vector<Pass> passes;      // train, eval, or both
   int simulation_processes = 0;  // simulations run at once; 0: one per available CPU
   bool record_trace = false;     // record every candidate's timeline (run --trace)
+  std::vector<std::int64_t> trace_systems;  // run --trace-systems: shown beyond 64 systems
 };
 
 struct PassResult {

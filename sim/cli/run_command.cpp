@@ -98,8 +98,8 @@ std::vector<std::int64_t> read_trace_systems(const po::variables_map& vm, std::i
   for (const auto s : systems)
     if (s >= num_csx)
       throw InputError(fmt::format(
-          "--trace-systems = {}: system {} is not below num_csx ({}; csx-0 is the first)", text,
-          s, num_csx));
+          "--trace-systems = {}: system {} is not below num_csx ({}; csx-0 is the first)", text, s,
+          num_csx));
   std::sort(systems.begin(), systems.end());
   systems.erase(std::unique(systems.begin(), systems.end()), systems.end());
   return systems;

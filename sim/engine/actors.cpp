@@ -195,16 +195,15 @@ void swarmx_broadcast(Context& ctx, std::int64_t node) {
       s4u::Comm::wait_all(puts);
     }
     if (traced)
-      ctx.trace_transfer(
-          fmt::format("swarmx level {} broadcast", n.level),
-          fmt::format("broadcast {} {} mb {}", layer_name(ctx, w.layer), pass_name(w.backward),
-                      w.microbatch),
-          "broadcast", received, weight_bytes(S, w),
-          {{"layer", layer_name(ctx, w.layer)},
-           {"pass", pass_name(w.backward)},
-           {"microbatch", w.microbatch},
-           {"step", t / per_step},
-           {"level", n.level}});
+      ctx.trace_transfer(fmt::format("swarmx level {} broadcast", n.level),
+                         fmt::format("broadcast {} {} mb {}", layer_name(ctx, w.layer),
+                                     pass_name(w.backward), w.microbatch),
+                         "broadcast", received, weight_bytes(S, w),
+                         {{"layer", layer_name(ctx, w.layer)},
+                          {"pass", pass_name(w.backward)},
+                          {"microbatch", w.microbatch},
+                          {"step", t / per_step},
+                          {"level", n.level}});
   }
 }
 
@@ -239,8 +238,8 @@ void swarmx_reduce(Context& ctx, std::int64_t node) {
     if (traced) {
       // Gradients leave after every microbatch, or only after the last one.
       const std::int64_t k = S.num_microbatches();
-      const std::int64_t mb = per_step == k * S.num_layers() ? (t % per_step) / S.num_layers()
-                                                              : k - 1;
+      const std::int64_t mb =
+          per_step == k * S.num_layers() ? (t % per_step) / S.num_layers() : k - 1;
       const int level = ctx.tree.nodes[static_cast<std::size_t>(node)].level;
       ctx.trace_transfer(fmt::format("swarmx level {} reduce", level),
                          fmt::format("reduce {} mb {}", layer_name(ctx, layer), mb),
@@ -298,8 +297,8 @@ class CsxWorker {
   // released in backward; at the end of forward, mem_activations_bytes x samples / MBS.
   void prepare_sram_counter() {
     const auto& in = S_.input();
-    fixed_bytes_ = in.memory.weight_buffers_bytes + in.memory.gradients_bytes +
-                   in.memory.workspace_bytes;
+    fixed_bytes_ =
+        in.memory.weight_buffers_bytes + in.memory.gradients_bytes + in.memory.workspace_bytes;
     double total = 0;
     for (const auto& layer : in.costs.layers) total += layer.activation_bytes;
     const auto L = static_cast<double>(in.costs.layers.size());

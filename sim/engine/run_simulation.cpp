@@ -47,7 +47,8 @@ SimulationResult run_on(s4u::Engine& engine, const Cluster& cluster, const Swarm
   Context ctx(schedule, tree);
   ctx.origin = s4u::Engine::get_clock();
   ctx.traced_node.assign(tree.nodes.size(), false);
-  for (auto n = tree.system_parent.front(); n >= 0; n = tree.nodes[static_cast<std::size_t>(n)].parent)
+  for (auto n = tree.system_parent.front(); n >= 0;
+       n = tree.nodes[static_cast<std::size_t>(n)].parent)
     ctx.traced_node[static_cast<std::size_t>(n)] = true;
   ctx.result.step_end_s.assign(static_cast<std::size_t>(input.simulated_steps), 0.0);
 

@@ -85,7 +85,8 @@ SwarmxTree build_swarmx_subtree(std::int64_t num_csx, std::int64_t fanout,
   }
   // Systems in the order given, each after its leaf's earlier systems.
   for (const auto s : systems) {
-    const auto leaf = new_index[static_cast<std::size_t>(full.system_parent[static_cast<std::size_t>(s)])];
+    const auto leaf =
+        new_index[static_cast<std::size_t>(full.system_parent[static_cast<std::size_t>(s)])];
     auto& node = t.nodes[static_cast<std::size_t>(leaf)];
     t.system_parent.push_back(leaf);
     t.system_index_in_parent.push_back(static_cast<std::int64_t>(node.child_systems.size()));

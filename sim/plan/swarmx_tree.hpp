@@ -21,7 +21,7 @@ struct SwarmxTree {
   std::vector<std::int64_t> system_parent;  // leaf node of each CS-X
   std::vector<std::int64_t> system_index_in_parent;
   std::vector<std::int64_t> system_ids;  // each simulated system's index among the N
-  int depth = 0;  // levels of SwarmX nodes
+  int depth = 0;                         // levels of SwarmX nodes
 
   [[nodiscard]] std::int64_t root() const { return static_cast<std::int64_t>(nodes.size()) - 1; }
 };

@@ -43,9 +43,8 @@ std::string chrome_trace_json(const std::vector<plan::TraceEvent>& events,
   for (const auto& e : events)
     if (!e.counter && std::find(tracks.begin(), tracks.end(), e.track) == tracks.end())
       tracks.push_back(e.track);
-  std::stable_sort(tracks.begin(), tracks.end(), [](const auto& a, const auto& b) {
-    return track_rank(a) < track_rank(b);
-  });
+  std::stable_sort(tracks.begin(), tracks.end(),
+                   [](const auto& a, const auto& b) { return track_rank(a) < track_rank(b); });
   std::map<std::string, int> tid;
   nlohmann::ordered_json out;
   auto& list = out["traceEvents"] = nlohmann::ordered_json::array();

@@ -1,5 +1,6 @@
 // `csxsim run SCENARIO`: resolve, search and simulate; print the table, write the CSV.
 #include <fmt/format.h>
+#include <algorithm>
 #include <charconv>
 #include <filesystem>
 
@@ -11,6 +12,7 @@
 #include "common/errors.hpp"
 #include "common/whole_number.hpp"
 #include "engine/simulation.hpp"
+#include "input/value_list.hpp"
 #include "report/atomic_file.hpp"
 #include "report/results_csv.hpp"
 #include "report/trace_json.hpp"
@@ -95,6 +97,22 @@ void write_trace(const std::string& path, const Job& job, const PassResult& r) {
                       model::to_string(r.context.pass), chosen.micro_batch_size)));
 }
 
+// --trace-systems LIST: indices 1 to num_csx - 1 (csx-0 is always shown), ascending, once each.
+std::vector<std::int64_t> read_trace_systems(const po::variables_map& vm, std::int64_t num_csx) {
+  const auto text = vm["trace-systems"].as<std::string>();
+  if (!vm.count("trace"))
+    throw InputError(fmt::format("--trace-systems = {}: needs --trace", text));
+  auto systems = io::parse_value_list(text, "--trace-systems");
+  for (const auto s : systems)
+    if (s >= num_csx)
+      throw InputError(fmt::format(
+          "--trace-systems = {}: system {} is not below num_csx ({}; csx-0 is the first)", text, s,
+          num_csx));
+  std::sort(systems.begin(), systems.end());
+  systems.erase(std::unique(systems.begin(), systems.end()), systems.end());
+  return systems;
+}
+
 int run_command(const Args& args) {
   po::options_description desc("run options");
   std::string scenario_file;
@@ -108,6 +126,8 @@ int run_command(const Args& args) {
       ("csv", po::value<std::string>(), "write one row per candidate to this CSV file")
       ("trace", po::value<std::string>(),
        "write a Chrome trace-event JSON of the chosen candidate's simulated steps")
+      ("trace-systems", po::value<std::string>(),
+       "beyond 64 systems, CS-X systems shown besides csx-0 (LIST of indices)")
       ("jobs,j", po::value<std::string>(),
        "simulation processes at once (default: one per CPU; at most 2 are used)")
       ("quiet,q", "print nothing but errors");
@@ -133,6 +153,7 @@ int run_command(const Args& args) {
   Job job = make_job(scenario, overrides, data_dir());
   job.simulation_processes = static_cast<int>(read_jobs(*vm, "simulations").value_or(0));
   job.record_trace = want_trace;
+  if (vm->count("trace-systems")) job.trace_systems = read_trace_systems(*vm, job.num_csx);
   // Now that the model and platform files are known, none of them may be overwritten either.
   const std::vector<std::string> inputs{scenario_file, job.platform.source, scenario.model.source};
   if (want_csv) io::check_output_path(csv, "--csv", inputs);

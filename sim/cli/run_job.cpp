@@ -122,6 +122,7 @@ std::vector<PassResult> run_job(const Job& job) {
     req.seq_len = job.scenario.model.seq_len;
     req.simulated_steps = job.scenario.simulated_steps;
     req.record_trace = job.record_trace;
+    req.trace_systems = job.trace_systems;
     req.auto_min_speedup = job.scenario.auto_min_speedup;
     PassResult r;
     r.outcome = search::run_search(req, [&job](const std::vector<engine::SimulationInput>& in) {

@@ -4,6 +4,8 @@
 #include <fmt/format.h>
 #include <deque>
 
+#include "model/compute_model.hpp"
+
 namespace csx::engine {
 namespace s4u = simgrid::s4u;
 
@@ -13,6 +15,15 @@ int g_payload = 0;  // messages carry no data: every actor knows the schedule
 
 const std::string& layer_name(const Context& ctx, std::int64_t layer) {
   return ctx.sched.input().costs.layers[static_cast<std::size_t>(layer)].name;
+}
+
+std::string pass_name(bool backward) {
+  return backward ? "bwd" : "fwd";
+}
+
+// Bytes a weight transfer moves (all its chunks).
+std::uint64_t weight_bytes(const StepSchedule& S, const WeightTransfer& w) {
+  return static_cast<std::uint64_t>(S.chunks(w.layer)) * S.weight_chunk_bytes(w.layer, w.backward);
 }
 
 }  // namespace
@@ -33,14 +44,28 @@ Context::Context(const StepSchedule& schedule, const SwarmxTree& t) : sched(sche
   gradients_ready = s4u::Semaphore::create(0);
 }
 
-void Context::trace(const char* track, std::string name, const char* category, double start_s) {
-  trace(std::string(track), std::move(name), category, start_s);
+void Context::trace(std::string track, std::string name, const char* category, double start_s,
+                    plan::TraceArgs args) {
+  if (!tracing()) return;
+  result.trace.push_back({std::move(track), std::move(name), category, start_s,
+                          s4u::Engine::get_clock(), std::move(args), false});
 }
 
-void Context::trace(std::string track, std::string name, const char* category, double start_s) {
-  if (!sched.input().record_trace) return;
+void Context::trace_transfer(const std::string& track, std::string name, const char* category,
+                             double start_s, std::uint64_t bytes, plan::TraceArgs args) {
+  if (!tracing()) return;
+  const double end_s = s4u::Engine::get_clock();
+  args.emplace_back("bytes", static_cast<std::int64_t>(bytes));
+  trace(track, std::move(name), category, start_s, std::move(args));
+  const double rate = end_s > start_s ? static_cast<double>(bytes) / (end_s - start_s) : 0.0;
+  count(track + " bandwidth", start_s, {{"Bps", rate}});
+  count(track + " bandwidth", end_s, {{"Bps", 0.0}});
+}
+
+void Context::count(std::string counter, double time_s, plan::TraceArgs values) {
+  if (!tracing()) return;
   result.trace.push_back(
-      {std::move(track), std::move(name), category, start_s, s4u::Engine::get_clock()});
+      {std::move(counter), "", "counter", time_s, time_s, std::move(values), true});
 }
 
 s4u::Mailbox* Context::grads_out_of_node(std::int64_t node) const {
@@ -74,10 +99,14 @@ void memoryx_streamer(Context& ctx) {
         if (first_start < 0) first_start = comm->get_start_time();
       }
       if (ctx.tracing())
-        ctx.trace("memoryx stream",
-                  fmt::format("stream {} {} mb {}", layer_name(ctx, w.layer),
-                              w.backward ? "bwd" : "fwd", w.microbatch),
-                  "weight streaming", first_start);
+        ctx.trace_transfer("memoryx stream",
+                           fmt::format("stream {} {} mb {}", layer_name(ctx, w.layer),
+                                       pass_name(w.backward), w.microbatch),
+                           "weight streaming", first_start, weight_bytes(S, w),
+                           {{"layer", layer_name(ctx, w.layer)},
+                            {"pass", pass_name(w.backward)},
+                            {"microbatch", w.microbatch},
+                            {"step", step}});
     }
   }
 }
@@ -121,13 +150,17 @@ void memoryx_optimizer(Context& ctx) {
       work_s += S.optimizer_time_s(layer);
       if (ctx.tracing())
         ctx.trace("memoryx optimizer", fmt::format("optimizer {}", layer_name(ctx, layer)),
-                  "optimizer", t0);
+                  "optimizer", t0,
+                  {{"layer", layer_name(ctx, layer)},
+                   {"parameters", static_cast<std::int64_t>(S.optimizer_parameters(layer))},
+                   {"step", step}});
     }
     const double now = s4u::Engine::get_clock();
     ctx.result.step_end_s[static_cast<std::size_t>(step)] = now;
     if (ctx.tracing())
       ctx.trace("steps", fmt::format("step {}", step), "step",
-                step == 0 ? ctx.origin : ctx.result.step_end_s[static_cast<std::size_t>(step - 1)]);
+                step == 0 ? ctx.origin : ctx.result.step_end_s[static_cast<std::size_t>(step - 1)],
+                {{"step", step}});
     if (step == S.steps() - 1) ctx.result.optimizer_time_s = work_s;
     ctx.updated->release();
   }
@@ -143,7 +176,7 @@ void swarmx_broadcast(Context& ctx, std::int64_t node) {
     children.push_back(ctx.weights_to_system[static_cast<std::size_t>(s)]);
   auto* in = ctx.weights_to_node[static_cast<std::size_t>(node)];
   const std::int64_t per_step = S.weight_transfers_per_step(), total = per_step * S.steps();
-  const bool traced = ctx.tracing() && node == ctx.tree.root();
+  const bool traced = ctx.tracing() && ctx.traced_node[static_cast<std::size_t>(node)];
   void* sink = nullptr;
   // Chunks are received one ahead of the one being forwarded (store and forward per chunk).
   auto next = in->get_async(&sink);
@@ -162,10 +195,15 @@ void swarmx_broadcast(Context& ctx, std::int64_t node) {
       s4u::Comm::wait_all(puts);
     }
     if (traced)
-      ctx.trace(
-          "swarmx broadcast",
-          fmt::format("broadcast {} {}", layer_name(ctx, w.layer), w.backward ? "bwd" : "fwd"),
-          "broadcast", received);
+      ctx.trace_transfer(fmt::format("swarmx level {} broadcast", n.level),
+                         fmt::format("broadcast {} {} mb {}", layer_name(ctx, w.layer),
+                                     pass_name(w.backward), w.microbatch),
+                         "broadcast", received, weight_bytes(S, w),
+                         {{"layer", layer_name(ctx, w.layer)},
+                          {"pass", pass_name(w.backward)},
+                          {"microbatch", w.microbatch},
+                          {"step", t / per_step},
+                          {"level", n.level}});
   }
 }
 
@@ -175,7 +213,7 @@ void swarmx_reduce(Context& ctx, std::int64_t node) {
   if (total == 0) return;
   const auto& inboxes = ctx.grads_to_node[static_cast<std::size_t>(node)];
   auto* out = ctx.grads_out_of_node(node);
-  const bool traced = ctx.tracing() && node == ctx.tree.root();
+  const bool traced = ctx.tracing() && ctx.traced_node[static_cast<std::size_t>(node)];
   std::vector<void*> sinks(inboxes.size(), nullptr);
   auto post = [&] {
     std::vector<s4u::CommPtr> gets;
@@ -197,9 +235,21 @@ void swarmx_reduce(Context& ctx, std::int64_t node) {
       out->put(&g_payload, S.grad_chunk_bytes(layer));
       ++ctx.activities;
     }
-    if (traced)
-      ctx.trace("swarmx reduce", fmt::format("reduce {}", layer_name(ctx, layer)),
-                "gradient reduce", summed);
+    if (traced) {
+      // Gradients leave after every microbatch, or only after the last one.
+      const std::int64_t k = S.num_microbatches();
+      const std::int64_t mb =
+          per_step == k * S.num_layers() ? (t % per_step) / S.num_layers() : k - 1;
+      const int level = ctx.tree.nodes[static_cast<std::size_t>(node)].level;
+      ctx.trace_transfer(fmt::format("swarmx level {} reduce", level),
+                         fmt::format("reduce {} mb {}", layer_name(ctx, layer), mb),
+                         "gradient reduce", summed,
+                         static_cast<std::uint64_t>(chunks) * S.grad_chunk_bytes(layer),
+                         {{"layer", layer_name(ctx, layer)},
+                          {"microbatch", mb},
+                          {"step", t / per_step},
+                          {"level", level}});
+    }
   }
 }
 
@@ -212,18 +262,21 @@ class CsxWorker {
   CsxWorker(Context& ctx, std::int64_t system)
       : ctx_(ctx),
         S_(ctx.sched),
-        system_(system),
         k_(S_.num_microbatches()),
         per_mb_(S_.weight_transfers_per_step() / k_),
         total_(S_.weight_transfers_per_step() * S_.steps()),
         peak_(S_.input().platform.peak_flops),
+        id_(ctx.tree.system_ids[static_cast<std::size_t>(system)]),
         measured_(system == 0),  // system 0 holds the most samples
-        traced_(ctx.tracing() && system < ctx.traced_systems),
-        track_(fmt::format("csx-{}", system)),
+        traced_(ctx.tracing()),
+        track_(fmt::format("csx-{}", id_)),
         in_(ctx.weights_to_system[static_cast<std::size_t>(system)]),
-        grads_out_(ctx.grads_out_of_system(system)) {}
+        grads_out_(ctx.grads_out_of_system(system)) {
+    if (traced_) prepare_sram_counter();
+  }
 
   void run() {
+    if (traced_) count_sram(0);
     while (posted_ < total_ && posted_ < S_.input().platform.weight_buffers) post();
     for (std::int64_t step = 0; step < S_.steps(); ++step) run_step(step);
     s4u::Comm::wait_all(last_grad_);
@@ -239,8 +292,45 @@ class CsxWorker {
     ++posted_;
   }
 
+  // SRAM in use: the memory model's fixed parts, plus the activations the microbatch holds,
+  // kept layer by layer in forward (each layer's share of the store-all activations) and
+  // released in backward; at the end of forward, mem_activations_bytes x samples / MBS.
+  void prepare_sram_counter() {
+    const auto& in = S_.input();
+    fixed_bytes_ =
+        in.memory.weight_buffers_bytes + in.memory.gradients_bytes + in.memory.workspace_bytes;
+    double total = 0;
+    for (const auto& layer : in.costs.layers) total += layer.activation_bytes;
+    const auto L = static_cast<double>(in.costs.layers.size());
+    double sum = 0;
+    for (const auto& layer : in.costs.layers) {
+      sum += total > 0 ? layer.activation_bytes : 1.0;
+      held_share_.push_back(sum / (total > 0 ? total : L));
+    }
+    held_share_.back() = 1.0;
+  }
+
+  void count_sram(double activations_bytes) {
+    ctx_.count(sram_counter(), s4u::Engine::get_clock(),
+               {{"bytes", fixed_bytes_ + activations_bytes}});
+  }
+
+  [[nodiscard]] std::string sram_counter() const { return "sram in use " + track_; }
+
+  // Activations held once a layer pass of a microbatch of `samples` samples is done.
+  [[nodiscard]] double activations_after(const WeightTransfer& w, std::int64_t samples) const {
+    const auto& in = S_.input();
+    const double all = in.memory.activations_bytes * static_cast<double>(samples) /
+                       static_cast<double>(in.plan.micro_batch_size);
+    const auto i = static_cast<std::size_t>(w.layer);
+    if (!S_.train()) return w.layer + 1 < S_.num_layers() ? all : 0.0;
+    if (!w.backward) return all * held_share_[i];
+    return i > 0 ? all * held_share_[i - 1] : 0.0;
+  }
+
   void run_step(std::int64_t step) {
     compute_ = waiting_ = 0;
+    step_ = step;
     for (std::int64_t j = 0; j < k_; ++j) run_microbatch(step, j);
     if (!S_.train()) {
       auto& end = ctx_.result.step_end_s[static_cast<std::size_t>(step)];
@@ -254,7 +344,7 @@ class CsxWorker {
 
   void run_microbatch(std::int64_t step, std::int64_t j) {
     const auto& platform = S_.input().platform;
-    const std::int64_t samples = S_.microbatch_samples(system_, j);
+    const std::int64_t samples = S_.microbatch_samples(id_, j);
     const bool record = measured_ && step == S_.steps() - 1;
     const double mb_start = s4u::Engine::get_clock(), mb_compute = compute_, mb_wait = waiting_;
     if (platform.microbatch_overhead_s > 0) {
@@ -262,7 +352,9 @@ class CsxWorker {
       s4u::this_actor::execute(platform.microbatch_overhead_s * peak_);
       ++ctx_.activities;
       compute_ += platform.microbatch_overhead_s;
-      if (traced_) ctx_.trace(track_, fmt::format("microbatch {} start", j), "overhead", t0);
+      if (traced_)
+        ctx_.trace(track_, fmt::format("microbatch {} start", j), "overhead", t0,
+                   {{"system", id_}, {"microbatch", j}, {"samples", samples}, {"step", step}});
     }
     for (std::int64_t i = 0; i < per_mb_; ++i) run_kernel(j, i, samples, record);
     if (record) {
@@ -286,11 +378,21 @@ class CsxWorker {
     s4u::this_actor::execute(seconds * peak_);
     ++ctx_.activities;
     compute_ += seconds;
-    if (traced_)
-      ctx_.trace(
-          track_,
-          fmt::format("{} {} mb {}", w.backward ? "bwd" : "fwd", layer_name(ctx_, w.layer), j),
-          w.backward ? "backward" : "forward", t1);
+    if (traced_) {
+      const auto& layer = S_.input().costs.layers[static_cast<std::size_t>(w.layer)];
+      ctx_.trace(track_, fmt::format("{} {} mb {}", pass_name(w.backward), layer.name, j),
+                 w.backward ? "backward" : "forward", t1,
+                 {{"system", id_},
+                  {"layer", layer.name},
+                  {"pass", pass_name(w.backward)},
+                  {"microbatch", j},
+                  {"samples", samples},
+                  {"step", step_},
+                  {"FLOPs", model::pass_flops(layer, static_cast<double>(samples), w.backward,
+                                              S_.input().recompute_passes)},
+                  {"weights wait s", t1 - t0}});
+      count_sram(activations_after(w, samples));
+    }
     if (posted_ < total_) post();
     if (w.backward && S_.sends_gradients(j)) {
       s4u::Comm::wait_all(last_grad_);
@@ -303,8 +405,9 @@ class CsxWorker {
 
   Context& ctx_;
   const StepSchedule& S_;
-  const std::int64_t system_, k_, per_mb_, total_;
+  const std::int64_t k_, per_mb_, total_;
   const double peak_;
+  const std::int64_t id_;  // index among the N systems (`system` is the simulated one's)
   const bool measured_, traced_;
   const std::string track_;
   s4u::Mailbox* in_;
@@ -314,6 +417,9 @@ class CsxWorker {
   std::int64_t posted_ = 0;
   std::vector<s4u::CommPtr> last_grad_;  // one gradient buffer
   double compute_ = 0, waiting_ = 0;     // this step's kernel and waiting seconds
+  std::int64_t step_ = 0;
+  double fixed_bytes_ = 0;          // SRAM besides activations
+  std::vector<double> held_share_;  // activations held after each layer's forward (fraction)
 };
 
 }  // namespace

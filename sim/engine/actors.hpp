@@ -36,12 +36,20 @@ struct Context {
   double origin = 0;  // engine clock when this simulation started
   SimulationResult result;
   std::uint64_t activities = 0;
-  std::int64_t traced_systems = 0;  // CS-X tracks recorded (the first ones)
+  // SwarmX nodes shown in a trace, one per level: those on system 0's path.
+  std::vector<bool> traced_node;
 
   // Whether the timeline is recorded (names are formatted only then).
   [[nodiscard]] bool tracing() const { return sched.input().record_trace; }
-  void trace(const char* track, std::string name, const char* category, double start_s);
-  void trace(std::string track, std::string name, const char* category, double start_s);
+  // An event on `track` from start_s to now.
+  void trace(std::string track, std::string name, const char* category, double start_s,
+             plan::TraceArgs args = {});
+  // A transfer of `bytes` from start_s to now: its event (with a "bytes" argument) and, on the
+  // counter "<track> bandwidth", its average rate (B/s) over the event, back to 0 at its end.
+  void trace_transfer(const std::string& track, std::string name, const char* category,
+                      double start_s, std::uint64_t bytes, plan::TraceArgs args);
+  // One sample of a counter at time_s.
+  void count(std::string counter, double time_s, plan::TraceArgs values);
   // The mailbox a node or system sends its gradients to.
   [[nodiscard]] simgrid::s4u::Mailbox* grads_out_of_node(std::int64_t node) const;
   [[nodiscard]] simgrid::s4u::Mailbox* grads_out_of_system(std::int64_t system) const;

@@ -14,7 +14,7 @@
 
 namespace csx::engine {
 namespace s4u = simgrid::s4u;
-using plan::build_swarmx_chain;
+using plan::build_swarmx_subtree;
 using plan::build_swarmx_tree;
 namespace {
 
@@ -46,8 +46,10 @@ SimulationResult run_on(s4u::Engine& engine, const Cluster& cluster, const Swarm
   const StepSchedule schedule(input);
   Context ctx(schedule, tree);
   ctx.origin = s4u::Engine::get_clock();
-  ctx.traced_systems =
-      std::min(plan::kTracedSystems, static_cast<std::int64_t>(tree.system_parent.size()));
+  ctx.traced_node.assign(tree.nodes.size(), false);
+  for (auto n = tree.system_parent.front(); n >= 0;
+       n = tree.nodes[static_cast<std::size_t>(n)].parent)
+    ctx.traced_node[static_cast<std::size_t>(n)] = true;
   ctx.result.step_end_s.assign(static_cast<std::size_t>(input.simulated_steps), 0.0);
 
   s4u::Actor::create("memoryx-streamer", cluster.memoryx, [&] { memoryx_streamer(ctx); });
@@ -87,8 +89,13 @@ SimulationResult run_on(s4u::Engine& engine, const Cluster& cluster, const Swarm
       throw std::runtime_error("simulation ended without completing every step");
   if (!schedule.train() && input.record_trace)
     for (std::size_t s = 0; s < r.step_end_s.size(); ++s)
-      r.trace.push_back({"steps", fmt::format("step {}", s), "step",
-                         s == 0 ? 0.0 : r.step_end_s[s - 1], r.step_end_s[s]});
+      r.trace.push_back({"steps",
+                         fmt::format("step {}", s),
+                         "step",
+                         s == 0 ? 0.0 : r.step_end_s[s - 1],
+                         r.step_end_s[s],
+                         {{"step", static_cast<std::int64_t>(s)}},
+                         false});
   const auto last = r.step_end_s.size() - 1;
   r.step_time_s = r.step_end_s[last] - (last > 0 ? r.step_end_s[last - 1] : 0.0);
   r.end_time_s = r.step_end_s[last];
@@ -97,6 +104,14 @@ SimulationResult run_on(s4u::Engine& engine, const Cluster& cluster, const Swarm
 }
 
 }  // namespace
+
+// A representative run's systems: system 0 (the fullest), then the picked ones in order.
+std::vector<std::int64_t> simulated_systems(const SimulationInput& input) {
+  std::vector<std::int64_t> systems{0};
+  for (const auto s : input.shown_systems)
+    if (std::find(systems.begin(), systems.end(), s) == systems.end()) systems.push_back(s);
+  return systems;
+}
 
 // SimGrid's command line, kept alive for the engine.
 struct EngineArgs {
@@ -127,7 +142,8 @@ struct EngineSession::Impl {
   explicit Impl(const SimulationInput& first)
       : engine(&args.argc, args.argv.data()),
         tree(first.representative
-                 ? build_swarmx_chain(first.plan.split.num_csx, first.platform.swarmx_fanout)
+                 ? build_swarmx_subtree(first.plan.split.num_csx, first.platform.swarmx_fanout,
+                                        simulated_systems(first))
                  : build_swarmx_tree(first.plan.split.num_csx, first.platform.swarmx_fanout)),
         cluster(build_cluster(first.platform, tree)) {
     sigint.restore();

@@ -13,6 +13,7 @@
 #include <optional>
 #include <stdexcept>
 #include <string>
+#include <variant>
 
 #include "common/process_pool.hpp"
 #include "engine/engine_session.hpp"
@@ -41,7 +42,13 @@ nlohmann::json to_json(const SimulationResult& r) {
                    {"microbatch_wait_s", r.microbatch_wait_s},
                    {"microbatch_compute_s", r.microbatch_compute_s}};
   auto& t = j["trace"] = nlohmann::json::array();
-  for (const auto& e : r.trace) t.push_back({e.track, e.name, e.category, e.start_s, e.end_s});
+  for (const auto& e : r.trace) {
+    // Arguments as [key, value] pairs, in order; a value keeps its type (integer, real, text).
+    auto args = nlohmann::json::array();
+    for (const auto& [key, value] : e.args)
+      std::visit([&args, &key](const auto& v) { args.push_back({key, v}); }, value);
+    t.push_back({e.track, e.name, e.category, e.start_s, e.end_s, args, e.counter});
+  }
   return j;
 }
 
@@ -59,8 +66,21 @@ SimulationResult from_json(const nlohmann::json& j) {
   r.microbatch_end_s = j.at("microbatch_end_s").get<std::vector<double>>();
   r.microbatch_wait_s = j.at("microbatch_wait_s").get<std::vector<double>>();
   r.microbatch_compute_s = j.at("microbatch_compute_s").get<std::vector<double>>();
-  for (const auto& e : j.at("trace"))
-    r.trace.push_back({e[0], e[1], e[2], e[3].get<double>(), e[4].get<double>()});
+  for (const auto& e : j.at("trace")) {
+    plan::TraceArgs args;
+    for (const auto& kv : e.at(5)) {
+      const auto& v = kv.at(1);
+      if (v.is_number_integer())
+        args.emplace_back(kv.at(0).get<std::string>(), v.get<std::int64_t>());
+      else if (v.is_number())
+        args.emplace_back(kv.at(0).get<std::string>(), v.get<double>());
+      else
+        args.emplace_back(kv.at(0).get<std::string>(), v.get<std::string>());
+    }
+    r.trace.push_back({e.at(0).get<std::string>(), e.at(1).get<std::string>(),
+                       e.at(2).get<std::string>(), e.at(3).get<double>(), e.at(4).get<double>(),
+                       std::move(args), e.at(6).get<bool>()});
+  }
   return r;
 }
 
@@ -128,7 +148,8 @@ std::vector<SimulationResult> run_cluster(const std::vector<SimulationInput>& in
   return results;
 }
 
-// One engine per cluster shape (platform, num_csx, representative), inputs kept in order.
+// One engine per cluster shape (platform, num_csx, representative and shown systems), inputs
+// kept in order.
 std::vector<SimulationResult> run_grouped(const std::vector<SimulationInput>& inputs,
                                           int processes) {
   std::vector<SimulationResult> out(inputs.size());
@@ -140,7 +161,7 @@ std::vector<SimulationResult> run_grouped(const std::vector<SimulationInput>& in
     for (std::size_t j = i; j < inputs.size(); ++j) {
       const auto& a = inputs[i];
       const auto& b = inputs[j];
-      if (done[j] || a.representative != b.representative ||
+      if (done[j] || a.representative != b.representative || a.shown_systems != b.shown_systems ||
           a.plan.split.num_csx != b.plan.split.num_csx || a.platform.source != b.platform.source ||
           a.platform.name != b.platform.name)
         continue;

@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <string>
 #include <utility>
+#include <variant>
 #include <vector>
 
 #include "batching/step_plan.hpp"
@@ -14,8 +15,9 @@
 
 namespace csx::plan {
 
-// Systems shown one track each in a trace; beyond, the fullest one stands for all.
-inline constexpr std::int64_t kTracedSystems = 16;
+// Systems shown one track each in a trace; beyond, the fullest one (system 0) and those picked
+// (SimulationInput::shown_systems).
+inline constexpr std::int64_t kTracedSystems = 64;
 
 struct SimulationInput {
   model::ModelCosts costs;
@@ -40,18 +42,31 @@ struct SimulationInput {
   // starts from the same idle state; tested against the full run). Otherwise all steps are
   // simulated.
   bool reduce_steps = true;
+  // Representative runs: systems simulated besides system 0 (indices < num_csx), each with its
+  // own path through the SwarmX tree. Exact as the representative run is: system 0 paces every
+  // node on its path, and a picked system is the fullest among its siblings (largest first).
+  std::vector<std::int64_t> shown_systems;
+  // The candidate's on-chip memory (traces: the SRAM counter).
+  model::MemoryBreakdown memory;
   // Internal: microbatch sizes of system 0 as (size, count), replacing the plan's. Set by the
   // collapse; empty means the plan's balanced sizes.
   std::vector<std::pair<std::int64_t, std::int64_t>> microbatch_groups;
 };
 
-// One interval on a timeline track (Chrome trace-event "complete" event).
+// A trace event's argument: a count, a quantity, or a name.
+using TraceArg = std::variant<std::int64_t, double, std::string>;
+using TraceArgs = std::vector<std::pair<std::string, TraceArg>>;
+
+// One interval on a timeline track (Chrome trace-event "complete" event), or one sample of a
+// counter (ph "C": `track` names the counter, `start_s` is the time, `args` hold the values).
 struct TraceEvent {
-  std::string track;  // "csx-0", "memoryx", "swarmx", "steps"
-  std::string name;   // "fwd block.3 mb 0", "stream embedding", "optimizer head", ...
+  std::string track;  // "csx-0", "memoryx stream", "swarmx level 1 broadcast", "steps", ...
+  std::string name;   // "fwd block.3 mb 0", "stream embedding fwd mb 0", ...
   std::string category;
   double start_s = 0;
   double end_s = 0;
+  TraceArgs args;  // e.g. bytes, FLOPs, microbatch, layer, system (units in the key names)
+  bool counter = false;
 };
 
 struct SimulationResult {

@@ -20,13 +20,21 @@ struct SwarmxTree {
   std::vector<Node> nodes;
   std::vector<std::int64_t> system_parent;  // leaf node of each CS-X
   std::vector<std::int64_t> system_index_in_parent;
-  int depth = 0;  // levels of SwarmX nodes
+  std::vector<std::int64_t> system_ids;  // each simulated system's index among the N
+  int depth = 0;                         // levels of SwarmX nodes
 
   [[nodiscard]] std::int64_t root() const { return static_cast<std::int64_t>(nodes.size()) - 1; }
 };
 
 // Throws std::invalid_argument for num_csx < 1 or fanout < 2.
 [[nodiscard]] SwarmxTree build_swarmx_tree(std::int64_t num_csx, std::int64_t fanout);
+
+// The N-system tree pruned to the paths of `systems` (distinct, each < num_csx; system 0
+// first): the same levels, each kept node with only its kept children. Nodes stay bottom-up,
+// the root last. Throws std::invalid_argument for a system out of range, a repeated one, or
+// system 0 not first.
+[[nodiscard]] SwarmxTree build_swarmx_subtree(std::int64_t num_csx, std::int64_t fanout,
+                                              const std::vector<std::int64_t>& systems);
 
 // A chain with the depth of the N-system tree and one system (system 0, the fullest): each
 // level has one node. Every system of the full tree sees the same links and the same or fewer

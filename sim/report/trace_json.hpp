@@ -1,5 +1,5 @@
 // Chrome trace-event JSON (loads in Perfetto and chrome://tracing): one thread per track,
-// "complete" (ph = X) events in microseconds.
+// "complete" (ph = X) events and counter samples (ph = C) in microseconds, with their arguments.
 #pragma once
 
 #include <string>
@@ -10,7 +10,7 @@
 namespace csx::io {
 
 // `title` names the process (model, platform, MBS). Tracks keep a fixed order: steps, MemoryX,
-// SwarmX, then the CS-X systems.
+// SwarmX levels from the top, then the CS-X systems; counters follow, sorted by name and time.
 [[nodiscard]] std::string chrome_trace_json(const std::vector<plan::TraceEvent>& events,
                                             const std::string& title);
 

@@ -31,6 +31,7 @@ plan::SimulationInput plan_input(const SearchRequest& req, const CandidateResult
   in.pass = req.pass;
   in.seq_len = req.seq_len;
   in.simulated_steps = req.simulated_steps;
+  in.memory = c.memory;
   return in;
 }
 
@@ -44,9 +45,13 @@ void record(const SearchRequest& req, CandidateResult& c, plan::SimulationResult
     c.sim.step_time_s += c.sim.step_overhead_s;
     if (req.record_trace && c.sim.step_overhead_s > 0)
       for (std::size_t s = 0; s < c.sim.step_end_s.size(); ++s)
-        c.sim.trace.push_back({"step overhead", fmt::format("step {} fixed cost (added)", s),
-                               "overhead", c.sim.step_end_s[s],
-                               c.sim.step_end_s[s] + c.sim.step_overhead_s});
+        c.sim.trace.push_back({"step overhead",
+                               fmt::format("step {} fixed cost (added)", s),
+                               "overhead",
+                               c.sim.step_end_s[s],
+                               c.sim.step_end_s[s] + c.sim.step_overhead_s,
+                               {{"step", static_cast<std::int64_t>(s)}},
+                               false});
   }
   const double B = static_cast<double>(req.split.batch_size);
   c.samples_per_s = B / c.sim.step_time_s;
@@ -109,10 +114,11 @@ SearchOutcome run_search(const SearchRequest& req, const Simulator& simulate) {
   chosen.chosen = true;
   if (req.record_trace) {
     // The chosen row comes from the simulation that records its timeline (in full: one track
-    // per CS-X up to kTracedSystems, beyond them the fullest one).
+    // per CS-X up to kTracedSystems; beyond, the fullest one and the picked ones).
     auto in = plan_input(req, chosen);
     in.record_trace = true;
     in.representative = req.split.num_csx > plan::kTracedSystems;
+    if (in.representative) in.shown_systems = req.trace_systems;
     record(req, chosen, std::move(simulate({in}).front()));
   }
   return out;

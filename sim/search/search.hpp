@@ -41,7 +41,9 @@ struct SearchRequest {
   model::Pass pass = model::Pass::kTrain;
   std::int64_t seq_len = 0;
   std::int64_t simulated_steps = 2;
-  bool record_trace = false;       // the chosen row comes from a simulation recording its timeline
+  bool record_trace = false;  // the chosen row comes from a simulation recording its timeline
+  // Traces beyond kTracedSystems systems: systems shown besides system 0 (each < num_csx).
+  std::vector<std::int64_t> trace_systems;
   double auto_min_speedup = 0.03;  // batching::choose
 };
 

@@ -60,7 +60,7 @@ with tempfile.TemporaryDirectory() as d:
     events = [e for e in j["traceEvents"] if e["ph"] == "X"]
     names = {e["tid"]: e["args"]["name"] for e in j["traceEvents"] if e.get("name") == "thread_name"}
     tracks = set(names.values())
-    for t in ("steps", "memoryx stream", "memoryx optimizer", "swarmx broadcast", "swarmx reduce", "csx-0", "csx-3"):
+    for t in ("steps", "memoryx stream", "memoryx optimizer", "swarmx level 1 broadcast", "swarmx level 1 reduce", "csx-0", "csx-3"):
         check(t in tracks, f"trace track {t}")
     by_track = {}
     for e in events:

@@ -204,6 +204,40 @@ TEST(Engine, RepresentativeEqualsFullSimulation) {
   }
 }
 
+// A representative run with picked systems (the SwarmX tree pruned to their paths) gives each
+// picked system the timeline it has in the full simulation, and the same step time.
+TEST(Engine, PickedSystemsKeepTheirFullTimeline) {
+  const auto p = cs2_like_platform();
+  const auto c = uniform_model(5, 3e8, 4e9);
+  for (const auto pass : {model::Pass::kTrain, model::Pass::kEval}) {
+    auto in = input_for(c, p, 70, 17, 2, pass);  // systems 0-1 hold 5 samples, 2-16 hold 4
+    in.record_trace = true;
+    in.representative = false;
+    const auto full = engine::simulate(in);
+    in.representative = true;
+    in.shown_systems = {3, 16};
+    const auto picked = engine::simulate(in);
+    EXPECT_LT(rel(picked.step_time_s, full.step_time_s), 1e-9);
+    for (const std::string track : {"csx-0", "csx-3", "csx-16"}) {
+      std::vector<std::pair<double, double>> a, b;
+      for (const auto& e : full.trace)
+        if (!e.counter && e.track == track) a.emplace_back(e.start_s, e.end_s);
+      for (const auto& e : picked.trace)
+        if (!e.counter && e.track == track) b.emplace_back(e.start_s, e.end_s);
+      ASSERT_EQ(a.size(), b.size()) << track;
+      ASSERT_FALSE(a.empty()) << track;
+      for (std::size_t i = 0; i < a.size(); ++i) {
+        EXPECT_NEAR(a[i].first, b[i].first, 1e-9 * full.end_time_s) << track << " " << i;
+        EXPECT_NEAR(a[i].second, b[i].second, 1e-9 * full.end_time_s) << track << " " << i;
+      }
+    }
+    for (const auto& e : picked.trace)
+      EXPECT_TRUE(e.counter || !e.track.starts_with("csx-") || e.track == "csx-0" ||
+                  e.track == "csx-3" || e.track == "csx-16")
+          << e.track;
+  }
+}
+
 // Collapsing runs of identical microbatches gives the uncollapsed step time (periodic steady
 // state), for compute- and streaming-bound plans, uneven groups, eval and on-wafer accumulation.
 TEST(Engine, CollapsedMicrobatchesEqualTheFullRun) {
@@ -244,4 +278,16 @@ TEST(SwarmxTree, Shape) {
   EXPECT_EQ(plan::build_swarmx_tree(5, 4).depth, 2);
   EXPECT_EQ(plan::build_swarmx_tree(16, 4).nodes.size(), 5u);
   EXPECT_EQ(plan::build_swarmx_tree(2048, 4).depth, 6);
+  // Pruned to systems 0, 5, 100, 127 of 128: leaves of 0-3, 4-7, 100-103, 124-127; level 2 over
+  // 0-15, 96-111, 112-127; level 3 over 0-63, 64-127; the root.
+  const auto sub = plan::build_swarmx_subtree(128, 4, {0, 5, 100, 127});
+  EXPECT_EQ(sub.depth, 4);
+  EXPECT_EQ(sub.nodes.size(), 10u);
+  EXPECT_EQ(sub.system_ids, (std::vector<std::int64_t>{0, 5, 100, 127}));
+  EXPECT_EQ(sub.nodes[static_cast<std::size_t>(sub.root())].level, 4);
+  EXPECT_EQ(sub.nodes[static_cast<std::size_t>(sub.root())].child_nodes.size(), 2u);
+  EXPECT_EQ(plan::build_swarmx_chain(2048, 4).nodes.size(), 6u);
+  EXPECT_THROW((void)plan::build_swarmx_subtree(16, 4, {5}), std::invalid_argument);
+  EXPECT_THROW((void)plan::build_swarmx_subtree(16, 4, {0, 0}), std::invalid_argument);
+  EXPECT_THROW((void)plan::build_swarmx_subtree(16, 4, {0, 16}), std::invalid_argument);
 }

@@ -10,6 +10,7 @@
 
 #include "cli/commands.hpp"
 #include "cli/job_options.hpp"
+#include "cli/results_output.hpp"
 #include "cli/run_job.hpp"
 #include "cli/sweep_table.hpp"
 #include "common/errors.hpp"
@@ -179,6 +180,7 @@ int sweep_command(const Args& args) {
   // clang-format off
   desc.add_options()
       ("csv", po::value(&csv)->required(), "output CSV (rows sorted by num_csx, batch_size)")
+      ("json", po::value<std::string>(), "also write the CSV's records, units and inputs as JSON")
       ("jobs,j", po::value<std::string>(), "grid points simulated in parallel (default 1)")
       ("shard", po::value<std::string>(), "I/N: run only points with index % N == I")
       ("resume", "keep the finished points already in --csv and run the rest")
@@ -197,6 +199,10 @@ int sweep_command(const Args& args) {
         "sweep needs --num-csx LIST and --batch-size LIST (e.g. 1:16:x2 and "
         "264,528)");
   io::check_output_path(csv, "--csv", {scenario_file});
+  const std::string json = vm->count("json") ? (*vm)["json"].as<std::string>() : "";
+  if (!json.empty() && same_path(csv, json))
+    throw InputError(fmt::format("--csv and --json name the same file {}", csv));
+  if (!json.empty()) io::check_output_path(json, "--json", {scenario_file});
   const auto num_csx = io::parse_value_list((*vm)["num-csx"].as<std::string>(), "--num-csx");
   const auto batches = io::parse_value_list((*vm)["batch-size"].as<std::string>(), "--batch-size");
   const std::int64_t jobs = read_jobs(*vm, "grid points").value_or(1);
@@ -220,6 +226,9 @@ int sweep_command(const Args& args) {
   const std::string failure = run_points(pending, jobs, csv, table, progress, refused);
   progress.finish();
   io::write_file_atomically(csv, table.render());
+  if (!json.empty() && failure.empty() && g_signal == 0)
+    write_results_json(json, sweep_inputs(scenario_file, scenario, base, num_csx, batches, shard),
+                       table.render());
   if (!failure.empty()) throw std::runtime_error(failure);
   if (g_signal != 0) {
     fmt::print(stderr,

@@ -7,6 +7,7 @@ import io
 import json
 import os
 import re
+import shutil
 import sys
 import tempfile
 
@@ -96,6 +97,22 @@ check(doc["inputs"]["scenario"] == SCENARIO and doc["inputs"]["model"] == "gpt3_
       and doc["inputs"]["steps"] == 24334 and doc["inputs"]["seq_len"] == 2048,
       f"run --json inputs: {doc['inputs']}")
 check(doc["inputs"] == r.inputs, "module inputs = CLI --json inputs")
+
+# --json: the same bytes again; refused before any work for a bad path or another output's file.
+again = os.path.join(tmp, "again.json")
+run("run", SCENARIO, "--platform-override", "calibration.step_overhead_s=0.2", "--json", again,
+    "-q")
+check(open(again).read() == open(cli_json).read(), "run --json: same input, same bytes")
+for flags, says in [(["--json", os.path.join(tmp, "no-such-dir", "x.json")], "--json"),
+                    (["--csv", again, "--json", again], "names the file")]:
+    e_cli = run("run", SCENARIO, *flags)
+    check(e_cli.returncode == 2 and says in e_cli.stderr,
+          f"csxsim run {flags}: status {e_cli.returncode}, {e_cli.stderr!r}")
+e_cli = run("sweep", SCENARIO, "--num-csx", "4", "--batch-size", "528", "--csv", again, "--json",
+            again)
+check(e_cli.returncode == 2 and "name the same file" in e_cli.stderr,
+      f"sweep --csv F --json F: {e_cli.returncode} {e_cli.stderr!r}")
+check(open(again).read() == open(cli_json).read(), "a refused run leaves the file untouched")
 
 # --- errors: the CLI's message ---------------------------------------------------------------
 for kwargs, flags in [({"micro_batch_size": 1000}, ["--micro-batch-size", "1000"]),
@@ -194,4 +211,5 @@ except Exception as e:  # noqa: BLE001  (any failure of the session is the test'
     check(False, f"README's Python session failed: {type(e).__name__}: {e}")
 check("refused: --micro-batch-size" in out.getvalue(), f"README session output:\n{out.getvalue()}")
 
+shutil.rmtree(tmp)
 finish()

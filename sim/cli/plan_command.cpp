@@ -11,6 +11,7 @@
 #include "cli/commands.hpp"
 #include "cli/job_options.hpp"
 #include "cli/platform_set.hpp"
+#include "cli/results_output.hpp"
 #include "cli/run_job.hpp"
 #include "cli/sweep_table.hpp"
 #include "common/errors.hpp"
@@ -154,6 +155,7 @@ int plan_command(const Args& args) {
       ("platform-override", po::value<std::vector<std::string>>()->composing(),
        "[P:]KEY=VALUE (repeatable)")
       ("csv", po::value<std::string>(), "write every evaluated candidate to this CSV")
+      ("json", po::value<std::string>(), "the same records as JSON, with units and the inputs")
       ("jobs,j", po::value<std::string>(), "simulation processes at once (default: one per CPU)")
       ("quiet,q", "print only the answer");
   // clang-format on
@@ -173,8 +175,12 @@ int plan_command(const Args& args) {
         "plan needs one of --deadline (the smallest num_csx that meets it) or --num-csx (the "
         "time to train on those clusters)");
   const std::string csv = vm->count("csv") ? (*vm)["csv"].as<std::string>() : "";
+  const std::string json = vm->count("json") ? (*vm)["json"].as<std::string>() : "";
   const std::string model_path = resolve_model_path(model_arg);
   if (!csv.empty()) io::check_output_path(csv, "--csv", {model_path});
+  if (!json.empty()) io::check_output_path(json, "--json", {model_path});
+  if (!csv.empty() && !json.empty() && same_path(csv, json))
+    throw InputError(fmt::format("--csv and --json name the same file {}", csv));
   const double deadline_s =
       vm->count("deadline") ? parse_duration_s((*vm)["deadline"].as<std::string>(), "--deadline")
                             : kNever;
@@ -233,6 +239,15 @@ int plan_command(const Args& args) {
     }
   }
   if (!csv.empty()) io::write_file_atomically(csv, planner.rows().render());
+  if (!json.empty()) {
+    auto inputs = job_inputs("plan", model_path, scenario, base);
+    inputs["batch_size"] = batches;
+    inputs["deadline_s"] = std::isfinite(deadline_s) ? nlohmann::ordered_json(deadline_s)
+                                                      : nlohmann::ordered_json(nullptr);
+    if (vm->count("num-csx")) inputs["num_csx"] = (*vm)["num-csx"].as<std::string>();
+    if (vm->count("variant")) inputs["variants"] = (*vm)["variant"].as<std::vector<std::string>>();
+    write_results_json(json, inputs, planner.rows().render());
+  }
   if (!vm->count("quiet")) {
     print_table(planner, deadline_s);
     fmt::print("\n");

@@ -7,6 +7,7 @@
 #include "cli/amounts.hpp"
 #include "cli/commands.hpp"
 #include "cli/job_options.hpp"
+#include "cli/results_output.hpp"
 #include "cli/run_job.hpp"
 #include "cli/run_report.hpp"
 #include "common/errors.hpp"
@@ -124,6 +125,7 @@ int run_command(const Args& args) {
   // clang-format off
   desc.add_options()
       ("csv", po::value<std::string>(), "write one row per candidate to this CSV file")
+      ("json", po::value<std::string>(), "write the CSV's records, units and inputs as JSON")
       ("trace", po::value<std::string>(),
        "write a Chrome trace-event JSON of the chosen candidate's simulated steps")
       ("trace-systems", po::value<std::string>(),
@@ -141,6 +143,11 @@ int run_command(const Args& args) {
   const std::string trace = want_trace ? (*vm)["trace"].as<std::string>() : "";
   if (want_csv && want_trace && same_path(csv, trace))
     throw InputError(fmt::format("--csv and --trace name the same file {}", csv));
+  const std::string json = vm->count("json") ? (*vm)["json"].as<std::string>() : "";
+  if (!json.empty() &&
+      ((want_csv && same_path(csv, json)) || (want_trace && same_path(trace, json))))
+    throw InputError(fmt::format("--json {} names the file of --csv or --trace", json));
+  if (!json.empty()) io::check_output_path(json, "--json", {scenario_file});
   if (want_csv) io::check_output_path(csv, "--csv", {scenario_file});
   if (want_trace) io::check_output_path(trace, "--trace", {scenario_file});
   const auto overrides = read_overrides(*vm);
@@ -158,6 +165,7 @@ int run_command(const Args& args) {
   const std::vector<std::string> inputs{scenario_file, job.platform.source, scenario.model.source};
   if (want_csv) io::check_output_path(csv, "--csv", inputs);
   if (want_trace) io::check_output_path(trace, "--trace", inputs);
+  if (!json.empty()) io::check_output_path(json, "--json", inputs);
   const auto results = run_job(job);
 
   const bool quiet = vm->count("quiet") > 0;
@@ -165,12 +173,9 @@ int run_command(const Args& args) {
     print_job_header(stdout, job);
     for (const auto& r : results) print_pass(stdout, job, r);
   }
-  if (want_csv) {
-    std::string text = io::csv_header();
-    for (const auto& r : results)
-      for (const auto& row : r.outcome.rows) text += io::csv_row(r.context, row);
-    io::write_file_atomically(csv, text);
-  }
+  if (want_csv) io::write_file_atomically(csv, run_csv_text(results));
+  if (!json.empty())
+    write_results_json(json, run_inputs(scenario_file, job, overrides), run_csv_text(results));
   if (want_trace && results.front().outcome.chosen) write_trace(trace, job, results.front());
   for (const auto& r : results)
     if (!r.outcome.chosen)

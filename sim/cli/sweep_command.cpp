@@ -13,6 +13,7 @@
 #include "cli/amounts.hpp"
 #include "cli/job_options.hpp"
 #include "cli/platform_set.hpp"
+#include "cli/results_output.hpp"
 #include "cli/run_job.hpp"
 #include "cli/sweep_table.hpp"
 #include "common/errors.hpp"
@@ -33,6 +34,7 @@ extern "C" void on_signal(int sig) {
 }
 
 void install_handlers() {
+  g_signal = 0;  // a Python session may run several sweeps
   struct sigaction sa {};
   sa.sa_handler = on_signal;
   sigemptyset(&sa.sa_mask);
@@ -229,6 +231,7 @@ int sweep_command(const Args& args) {
   desc.add_options()
       ("csv", po::value(&csv)->required(),
        "output CSV (rows sorted by platform, num_csx, batch_size)")
+      ("json", po::value<std::string>(), "also write the CSV's records, units and inputs as JSON")
       ("jobs,j", po::value<std::string>(), "grid points simulated in parallel (default 1)")
       ("shard", po::value<std::string>(), "I/N: run only points with index % N == I")
       ("resume", "keep the finished points already in --csv and run the rest")
@@ -248,6 +251,10 @@ int sweep_command(const Args& args) {
         "sweep needs --num-csx LIST and --batch-size LIST (e.g. 1:16:x2 and "
         "264,528)");
   io::check_output_path(csv, "--csv", {scenario_file});
+  const std::string json = vm->count("json") ? (*vm)["json"].as<std::string>() : "";
+  if (!json.empty() && same_path(csv, json))
+    throw InputError(fmt::format("--csv and --json name the same file {}", csv));
+  if (!json.empty()) io::check_output_path(json, "--json", {scenario_file});
   const auto num_csx = io::parse_value_list((*vm)["num-csx"].as<std::string>(), "--num-csx");
   const auto batches = io::parse_value_list((*vm)["batch-size"].as<std::string>(), "--batch-size");
   const std::int64_t jobs = read_jobs(*vm, "grid points").value_or(1);
@@ -273,6 +280,11 @@ int sweep_command(const Args& args) {
   const std::string failure = run_points(pending, jobs, csv, table, progress, refused);
   progress.finish();
   io::write_file_atomically(csv, table.render());
+  if (!json.empty() && failure.empty() && g_signal == 0) {
+    auto inputs = sweep_inputs(scenario_file, scenario, base, num_csx, batches, shard);
+    if (vm->count("variant")) inputs["variants"] = (*vm)["variant"].as<std::vector<std::string>>();
+    write_results_json(json, inputs, table.render());
+  }
   if (!failure.empty()) throw std::runtime_error(failure);
   if (g_signal != 0) {
     fmt::print(stderr,
@@ -281,9 +293,9 @@ int sweep_command(const Args& args) {
                table.points.size(), total, csv);
     return 128 + g_signal;
   }
-  // Exit 1, as run does, when no grid point has a candidate that fits.
   if (!quiet)
     print_summary(table, table.points.size() - kept, kept, refused, progress.elapsed_s(), csv);
+  // Exit 1, as run does, when no grid point has a candidate that fits.
   bool any_chosen = false;
   const auto chosen = io::csv_column("chosen");
   table.for_each_row([&](const PointKey&, const std::vector<std::string>& f) {

@@ -11,6 +11,7 @@
 
 #include "cli/commands.hpp"
 #include "cli/options.hpp"
+#include "cli/results_output.hpp"
 #include "cli/run_job.hpp"
 #include "common/did_you_mean.hpp"
 #include "common/errors.hpp"
@@ -330,6 +331,24 @@ std::map<std::string, std::vector<Entry>> read_reference(const std::string& refe
   return lists;
 }
 
+// What --json records as the inputs of a validation.
+nlohmann::ordered_json validate_inputs(const std::string& reference, const po::variables_map& vm,
+                                       const Overrides& base) {
+  nlohmann::ordered_json j;
+  j["command"] = "validate";
+  j["reference"] = reference;
+  auto& po = j["platform_overrides"] = nlohmann::ordered_json::array();
+  for (const auto& [key, value] : base.platform_overrides) po.push_back(key + "=" + value);
+  const auto text_or_null = [&](const char* flag) {
+    return vm.count(flag) ? nlohmann::ordered_json(vm[flag].as<std::string>())
+                          : nlohmann::ordered_json(nullptr);
+  };
+  j["only_platform"] = text_or_null("only-platform");
+  j["only"] = text_or_null("only");
+  j["measurements_only"] = vm.count("measurements-only") > 0;
+  return j;
+}
+
 }  // namespace
 
 int validate_command(const Args& args) {
@@ -341,6 +360,7 @@ int validate_command(const Args& args) {
       ("platform-override", po::value<std::vector<std::string>>()->composing(),
        "[PLATFORM:]KEY=VALUE, e.g. cs2:calibration.step_overhead_s=0.1 (repeatable)")
       ("csv", po::value<std::string>(), "write one row per measured run to this CSV file")
+      ("json", po::value<std::string>(), "write the CSV's records, units and inputs as JSON")
       ("only-platform", po::value<std::string>(), "check only the entries of this platform")
       ("only", po::value<std::string>(), "measured runs only, these names (comma-separated)")
       ("measurements-only", "skip the auto decisions, memory facts and preferences")
@@ -355,7 +375,7 @@ int validate_command(const Args& args) {
   if (!vm) return 0;
   if (vm->count("cross-validate")) {
     for (const auto* other :
-         {"platform-override", "csv", "only-platform", "only", "measurements-only"})
+         {"platform-override", "csv", "json", "only-platform", "only", "measurements-only"})
       if (vm->count(other))
         throw InputError(
             fmt::format("--cross-validate takes only --reference, not --{} (the "
@@ -366,6 +386,10 @@ int validate_command(const Args& args) {
   const bool want_csv = vm->count("csv") > 0;
   const std::string csv = want_csv ? (*vm)["csv"].as<std::string>() : "";
   if (want_csv) io::check_output_path(csv, "--csv", {reference});
+  const std::string json = vm->count("json") ? (*vm)["json"].as<std::string>() : "";
+  if (!json.empty() && want_csv && same_path(csv, json))
+    throw InputError(fmt::format("--csv and --json name the same file {}", csv));
+  if (!json.empty()) io::check_output_path(json, "--json", {reference});
   Overrides base;
   if (vm->count("platform-override"))
     for (const auto& kv : (*vm)["platform-override"].as<std::vector<std::string>>()) {
@@ -394,6 +418,7 @@ int validate_command(const Args& args) {
   const int unfit = check_memory(lists["memory_facts"], reference, base);
   check_preferences(lists["preferences"], reference, base);
   if (want_csv) io::write_file_atomically(csv, text);
+  if (!json.empty()) write_results_json(json, validate_inputs(reference, *vm, base), text);
   if (mismatches + unfit > 0) {
     fmt::print(stderr, "csxsim validate: {} check{} failed\n", mismatches + unfit,
                mismatches + unfit == 1 ? "" : "s");

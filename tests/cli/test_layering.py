@@ -19,6 +19,9 @@ ALLOWED = {
     "report": {"common", "batching", "model", "platform", "plan", "search"},
     "cli": {"common", "batching", "model", "platform", "plan", "engine", "search", "input",
             "report"},
+    # The Python module sits beside the CLI, on top: it calls the CLI's commands.
+    "python": {"common", "batching", "model", "platform", "plan", "engine", "search", "input",
+               "report", "cli"},
 }
 sim = os.path.join(ROOT, "sim")
 folders = sorted(d for d in os.listdir(sim) if os.path.isdir(os.path.join(sim, d)))

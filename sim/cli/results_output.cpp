@@ -1,0 +1,89 @@
+// CSV text of a run; inputs and JSON of run, sweep and validate.
+#include "cli/results_output.hpp"
+
+#include <fmt/format.h>
+
+#include "report/csv_reader.hpp"
+#include "report/atomic_file.hpp"
+#include "report/results_csv.hpp"
+#include "report/results_json.hpp"
+
+namespace csx::cli {
+
+std::string run_csv_text(const std::vector<PassResult>& results) {
+  std::string text = io::csv_header();
+  for (const auto& r : results)
+    for (const auto& row : r.outcome.rows) text += io::csv_row(r.context, row);
+  return text;
+}
+
+namespace {
+
+template <typename T>
+nlohmann::ordered_json or_null(const std::optional<T>& v) {
+  return v ? nlohmann::ordered_json(*v) : nlohmann::ordered_json(nullptr);
+}
+
+}  // namespace
+
+nlohmann::ordered_json job_inputs(const std::string& command, const std::string& scenario_file,
+                                  const io::Scenario& s, const Overrides& o) {
+  nlohmann::ordered_json j;
+  j["command"] = command;
+  j["scenario"] = scenario_file;
+  j["model"] = s.model.label;
+  j["seq_len"] = s.model.seq_len;
+  j["platform"] = o.platform.value_or(s.platform);
+  auto& po = j["platform_overrides"] = nlohmann::ordered_json::array();
+  for (const auto& [key, value] : o.platform_overrides) po.push_back(key + "=" + value);
+  j["mode"] = io::to_string(o.mode.value_or(s.mode));
+  j["num_csx"] = or_null(o.num_csx ? o.num_csx : s.num_csx);
+  j["batch_size"] = or_null(o.batch_size ? o.batch_size : s.batch_size);
+  const auto setting = o.micro_batch_size ? o.micro_batch_size : s.train_micro_batch_size;
+  j["micro_batch_size"] = setting ? batching::to_string(*setting) : std::string("auto");
+  j["compile_only"] = s.compile_only || o.compile_only;
+  j["steps"] = or_null(o.training_steps ? o.training_steps : s.max_steps);
+  j["tokens"] = or_null(o.tokens);
+  j["simulated_steps"] = o.simulated_steps.value_or(s.simulated_steps);
+  return j;
+}
+
+nlohmann::ordered_json run_inputs(const std::string& scenario_file, const Job& job,
+                                  const Overrides& o) {
+  auto j = job_inputs("run", scenario_file, job.scenario, o);
+  j["platform"] = job.platform_label;
+  j["num_csx"] = job.num_csx;
+  j["compile_only"] = job.scenario.compile_only;
+  j["steps"] = or_null(job.training_steps);
+  j["simulated_steps"] = job.scenario.simulated_steps;
+  auto& passes = j["passes"] = nlohmann::ordered_json::array();
+  for (const auto& p : job.passes)
+    passes.push_back({{"mode", model::to_string(p.pass)},
+                      {"batch_size", p.batch_size},
+                      {"micro_batch_size", batching::to_string(p.setting)}});
+  return j;
+}
+
+nlohmann::ordered_json sweep_inputs(const std::string& scenario_file, const io::Scenario& s,
+                                    const Overrides& o, const std::vector<std::int64_t>& num_csx,
+                                    const std::vector<std::int64_t>& batch_sizes,
+                                    std::pair<std::int64_t, std::int64_t> shard) {
+  auto j = job_inputs("sweep", scenario_file, s, o);
+  j["num_csx"] = num_csx;
+  j["batch_size"] = batch_sizes;
+  j["shard"] = fmt::format("{}/{}", shard.first, shard.second);
+  return j;
+}
+
+void write_results_json(const std::string& path, const nlohmann::ordered_json& inputs,
+                        const std::string& csv_text) {
+  auto rows = io::parse_csv(csv_text, path);
+  std::vector<std::string> columns;
+  if (!rows.empty()) {
+    columns = std::move(rows.front());
+    rows.erase(rows.begin());
+  }
+  io::write_file_atomically(path, io::results_json(inputs, columns, rows));
+}
+
+}  // namespace csx::cli

@@ -1,0 +1,46 @@
+// What run, sweep and validate write: the CSV text and its JSON twin (--json) with the inputs
+// that produced it. One code path for the CLI and the Python module.
+#pragma once
+
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+#include "cli/run_job.hpp"
+
+namespace csx::cli {
+
+// run's CSV: the header and one row per evaluated candidate of each pass (`run --csv`).
+[[nodiscard]] std::string run_csv_text(const std::vector<PassResult>& results);
+
+// The inputs of a run or sweep as given: the scenario file, its model and sequence length
+// (tokens), the platform and its overrides (KEY=VALUE), mode, num_csx and batch_size (null
+// when neither flag nor file sets them), the micro_batch_size setting, compile_only, steps
+// (training steps for time to train, null when unknown) and simulated_steps.
+[[nodiscard]] nlohmann::ordered_json job_inputs(const std::string& command,
+                                                const std::string& scenario_file,
+                                                const io::Scenario& scenario, const Overrides& o);
+
+// job_inputs completed with what make_job resolved: num_csx and, per pass, its mode,
+// batch_size (samples) and micro_batch_size setting.
+[[nodiscard]] nlohmann::ordered_json run_inputs(const std::string& scenario_file, const Job& job,
+                                                const Overrides& o);
+
+// job_inputs of a sweep: num_csx and batch_size are the grid's values (as listed), shard is
+// "I/N".
+[[nodiscard]] nlohmann::ordered_json sweep_inputs(const std::string& scenario_file,
+                                                  const io::Scenario& scenario, const Overrides& o,
+                                                  const std::vector<std::int64_t>& num_csx,
+                                                  const std::vector<std::int64_t>& batch_sizes,
+                                                  std::pair<std::int64_t, std::int64_t> shard);
+
+// True when a and b name one file, also spelled differently and not yet created
+// (run_command.cpp).
+[[nodiscard]] bool same_path(const std::string& a, const std::string& b);
+
+// Writes the JSON twin of `csv_text` (a header line and rows) to `path` atomically (README,
+// "JSON output"). Throws InputError when the file cannot be written.
+void write_results_json(const std::string& path, const nlohmann::ordered_json& inputs,
+                        const std::string& csv_text);
+
+}  // namespace csx::cli

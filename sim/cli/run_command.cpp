@@ -94,8 +94,9 @@ void write_trace(const std::string& path, const Job& job, const PassResult& r) {
       path,
       io::chrome_trace_json(
           chosen.sim.trace,
-          fmt::format("{} on {} x {}, {} MBS {}", r.context.model, job.num_csx, job.platform.name,
-                      model::to_string(r.context.pass), chosen.micro_batch_size)));
+          fmt::format("{} on {} x {}, {} MBS {}; busy share of the step: {}", r.context.model,
+                      job.num_csx, job.platform_label, model::to_string(r.context.pass),
+                      chosen.micro_batch_size, busy_shares(chosen.sim))));
 }
 
 // --trace-systems LIST: indices 1 to num_csx - 1 (csx-0 is always shown), ascending, once each.

@@ -24,19 +24,13 @@ StepTraffic step_traffic(const SimulationInput& input) {
   return {(forward + (schedule.train() ? backward : 0.0)) * k, grads * grad_passes};
 }
 
-std::vector<ResourceBusy> resource_busy(const SimulationInput& input, const SimulationResult& r) {
-  const auto& p = input.platform;
-  const auto t = step_traffic(input);
-  const double bytes = std::max(t.weight_bytes, t.gradient_bytes);
-  std::vector<ResourceBusy> out{{"compute", r.compute_time_s}};
-  // The wafer's own fabric and SRAM links are PB/s and never the bound; the CS-X I/O is.
-  out.push_back({"CS-X I/O", bytes / p.io_bandwidth_Bps()});
-  const auto depth = build_swarmx_tree(input.plan.split.num_csx, p.swarmx_fanout).depth;
-  const double edge_Bps = p.swarmx_edge_Bps();
-  for (int level = 1; level < depth; ++level)
-    out.push_back({fmt::format("SwarmX level {}", level), bytes / edge_Bps});
-  out.push_back({"MemoryX link", bytes / p.memoryx_link_Bps()});
+std::vector<ResourceBusy> resource_busy(const SimulationResult& r) {
+  std::vector<ResourceBusy> out{{"compute", r.compute_time_s}, {"CS-X I/O", r.csx_io_busy_s}};
+  for (std::size_t l = 0; l < r.swarmx_level_busy_s.size(); ++l)
+    out.push_back({fmt::format("SwarmX level {}", l + 1), r.swarmx_level_busy_s[l]});
+  out.push_back({"MemoryX link", r.memoryx_link_busy_s});
   out.push_back({"optimizer", r.optimizer_time_s});
+  if (r.step_overhead_s > 0) out.push_back({"step overhead", r.step_overhead_s});
   return out;
 }
 
@@ -51,21 +45,26 @@ std::string bound_of(const std::vector<ResourceBusy>& busy) {
 
 void summarize(const SimulationInput& input, SimulationResult& r) {
   const auto& p = input.platform;
+  const auto depth = build_swarmx_tree(input.plan.split.num_csx, p.swarmx_fanout).depth;
   double slowest = std::min({p.memoryx_link_Bps(), p.io_bandwidth_Bps(), p.fabric_bandwidth_Bps,
                              p.sram_bandwidth_Bps});
-  if (build_swarmx_tree(input.plan.split.num_csx, p.swarmx_fanout).depth > 1)
-    slowest = std::min(slowest, p.swarmx_edge_Bps());
+  if (depth > 1) slowest = std::min(slowest, p.swarmx_edge_Bps());
   const auto t = step_traffic(input);
   r.weight_stream_time_s = t.weight_bytes / slowest;
   r.grad_reduce_time_s = t.gradient_bytes / slowest;
-  const auto busy = resource_busy(input, r);
-  r.swarmx_level_busy_s.clear();
-  for (const auto& b : busy) {
-    if (b.name == "CS-X I/O") r.csx_io_busy_s = b.busy_s;
-    if (b.name == "MemoryX link") r.memoryx_link_busy_s = b.busy_s;
-    if (b.name.rfind("SwarmX", 0) == 0) r.swarmx_level_busy_s.push_back(b.busy_s);
-  }
-  r.bound = bound_of(busy);
+  // Every link carries all the bytes; the wafer's own fabric and SRAM (PB/s) never bound.
+  const double bytes = std::max(t.weight_bytes, t.gradient_bytes);
+  r.csx_io_busy_s = bytes / p.io_bandwidth_Bps();
+  r.swarmx_level_busy_s.assign(static_cast<std::size_t>(std::max(0, depth - 1)),
+                               bytes / p.swarmx_edge_Bps());
+  r.memoryx_link_busy_s = bytes / p.memoryx_link_Bps();
+  r.bound = bound_of(resource_busy(r));
+}
+
+void add_step_overhead(SimulationResult& r, double step_overhead_s) {
+  r.step_overhead_s = step_overhead_s;
+  r.step_time_s += step_overhead_s;
+  r.bound = bound_of(resource_busy(r));
 }
 
 }  // namespace csx::plan

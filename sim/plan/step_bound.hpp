@@ -20,21 +20,25 @@ struct StepTraffic {
 
 // One resource and its busy seconds in a step.
 struct ResourceBusy {
-  std::string name;  // "compute", "CS-X I/O", "SwarmX level L", "MemoryX link", "optimizer"
+  std::string name;  // "compute", "CS-X I/O", "SwarmX level L", "MemoryX link", "optimizer",
+                     // "step overhead"
   double busy_s = 0;
 };
-// In a fixed order: compute, CS-X I/O, SwarmX levels 1.., MemoryX link, optimizer. A link is
-// busy bytes / bandwidth for its busier direction (links are split duplex, README "Execution
-// model"). SwarmX levels exist between SwarmX nodes (num_csx > fanout).
-[[nodiscard]] std::vector<ResourceBusy> resource_busy(const SimulationInput& input,
-                                                      const SimulationResult& r);
+// From a summarized result, in a fixed order: compute, CS-X I/O, SwarmX levels 1.., MemoryX
+// link, optimizer, and the step's fixed cost when it has one (a barrier nothing overlaps;
+// README, "Compute model").
+[[nodiscard]] std::vector<ResourceBusy> resource_busy(const SimulationResult& r);
 
 // The busiest resource's name; those within 1 % of it are joined with " = " (the stock
 // platforms give the three links the same bandwidth).
 [[nodiscard]] std::string bound_of(const std::vector<ResourceBusy>& busy);
 
-// Sets the streaming and reduce busy times (slowest link), the per-link busy times and the
-// bound of a finished result.
+// Sets the streaming and reduce busy times (slowest link), each link's busy time (bytes /
+// bandwidth for its busier direction: links are split duplex, README "Execution model"; SwarmX
+// levels exist between SwarmX nodes, num_csx > fanout) and the bound of a finished result.
 void summarize(const SimulationInput& input, SimulationResult& r);
+
+// Adds the step's fixed cost after the simulation: to the step time, and as a candidate bound.
+void add_step_overhead(SimulationResult& r, double step_overhead_s);
 
 }  // namespace csx::plan

@@ -34,6 +34,7 @@ const std::vector<std::string>& csv_columns() {
                                              "swarmx_share",
                                              "memoryx_link_share",
                                              "optimizer_share",
+                                             "step_overhead_share",
                                              "compute_time_s",
                                              "weight_stream_time_s",
                                              "exposed_stream_time_s",
@@ -109,6 +110,7 @@ std::string csv_row(const RowContext& ctx, const search::CandidateResult& c) {
   f.push_back(share(swarmx));
   f.push_back(share(c.sim.memoryx_link_busy_s));
   f.push_back(share(c.sim.optimizer_time_s));
+  f.push_back(share(c.sim.step_overhead_s));
   f.push_back(timing(c.sim.compute_time_s));
   f.push_back(timing(c.sim.weight_stream_time_s));
   f.push_back(timing(c.sim.exposed_stream_time_s));

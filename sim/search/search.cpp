@@ -1,6 +1,8 @@
 // Candidate evaluation and the choice rules of none/integer, explore and auto.
 #include "search/search.hpp"
 
+#include "plan/step_bound.hpp"
+
 #include <fmt/format.h>
 #include <algorithm>
 
@@ -41,8 +43,7 @@ void record(const SearchRequest& req, CandidateResult& c, plan::SimulationResult
   // The training step's fixed cost (README, "Compute model") is a barrier nothing overlaps:
   // it adds to the simulated step, and shows in a trace as an event after each step.
   if (req.pass == model::Pass::kTrain) {
-    c.sim.step_overhead_s = req.platform.step_overhead_s;
-    c.sim.step_time_s += c.sim.step_overhead_s;
+    plan::add_step_overhead(c.sim, req.platform.step_overhead_s);
     if (req.record_trace && c.sim.step_overhead_s > 0)
       for (std::size_t s = 0; s < c.sim.step_end_s.size(); ++s)
         c.sim.trace.push_back({"step overhead",

@@ -17,7 +17,9 @@ with tempfile.TemporaryDirectory() as d:
     older = [x for x in rows if x["group"] == "older"]
     check(len(current) == 12 and len(older) == 2, f"{len(current)} current, {len(older)} older entries")
     for x in rows:
-        check(x["bound"] in ("compute", "weight streaming", "gradient reduce", "optimizer"), "bound")
+        names = ("compute", "CS-X I/O", "MemoryX link", "optimizer", "step overhead")
+        check(all(p in names or p.startswith("SwarmX level ") for p in x["bound"].split(" = ")),
+              f"bound names resources: {x['bound']}")
         check(x["release"] != "", f"{x['name']}: release recorded")
     m = re.search(r"auto decisions: (\d+) of (\d+) match", r.stdout)
     check(m and m.group(1) == m.group(2) == "4", f"every auto decision matches: {m and m.group(0)}")

@@ -219,8 +219,9 @@ int check_memory(const std::vector<Entry>& facts, const std::string& reference,
       fmt::print("memory fact {}: DOES NOT FIT on {}: {}\n", e.name, e.platform, m.reason);
     }
   }
-  fmt::print("memory facts: {} of {} fit{}\n\n", fitted, fitted + failed,
-             skipped ? fmt::format(" ({} skipped: model file absent)", skipped) : "");
+  if (!facts.empty())
+    fmt::print("memory facts: {} of {} fit{}\n\n", fitted, fitted + failed,
+               skipped ? fmt::format(" ({} skipped: model file absent)", skipped) : "");
   return failed;
 }
 
@@ -403,6 +404,12 @@ int validate_command(const Args& args) {
   for (const auto& name : {"cs2", "cs3"}) {
     auto p = platform::load_platform(name, data_dir());
     platform::apply_overrides(p, base.platform_overrides, false);
+  }
+  if (!base.platform_overrides.empty()) {
+    std::string list;
+    for (const auto& [key, value] : base.platform_overrides)
+      list += fmt::format("{}{}={}", list.empty() ? "" : ", ", key, value);
+    fmt::print("platform overrides in effect: {}\n\n", list);
   }
   std::string text =
       "name,group,model,platform,num_csx,batch_size,micro_batch_size,measured_samples_per_s,"

@@ -28,7 +28,8 @@ double parse_amount(const std::string& text, const std::string& flag) {
                                                    {"T", 1e12}};
   double v = 0;
   std::string suffix;
-  if (!split_number(text, v, suffix) || !scale.count(suffix) || v <= 0)
+  if (!split_number(text, v, suffix) || !scale.count(suffix) || v <= 0 ||
+      !std::isfinite(v * scale.at(suffix)))
     throw InputError(fmt::format(
         "{} {}: expected a positive number, optionally with K, M, B or T (e.g. 1e12, 300B)", flag,
         text));
@@ -40,7 +41,8 @@ double parse_duration_s(const std::string& text, const std::string& flag) {
                                                   {"h", 3600},    {"d", 86400}, {"w", 604800}};
   double v = 0;
   std::string suffix;
-  if (!split_number(text, v, suffix) || !unit.count(suffix) || v <= 0)
+  if (!split_number(text, v, suffix) || !unit.count(suffix) || v <= 0 ||
+      !std::isfinite(v * unit.at(suffix)))
     throw InputError(fmt::format(
         "{} {}: expected a positive duration with a unit s, min, h, d or w (e.g. 7d, 36h)", flag,
         text));

@@ -15,7 +15,6 @@
 #include "cli/run_job.hpp"
 #include "cli/sweep_table.hpp"
 #include "common/errors.hpp"
-#include "input/platform_loader.hpp"
 #include "input/value_list.hpp"
 #include "report/atomic_file.hpp"
 #include "report/results_csv.hpp"
@@ -33,6 +32,7 @@ struct Evaluation {
   double time_s = kNever;  // time to train; infinite when nothing fits or a rule refuses
   const search::CandidateResult* chosen = nullptr;
   std::string why_not;  // a rule's refusal or why nothing fits
+  bool refused = false;  // a rule refuses this cluster (e.g. MBS above the per-system batch)
   PassResult result;
 };
 
@@ -68,6 +68,7 @@ class Planner {
                                                   : e.result.outcome.rows.back().reason;
     } catch (const RuleError& err) {
       e.why_not = err.what();
+      e.refused = true;
     }
     return e;
   }
@@ -84,16 +85,30 @@ class Planner {
 
 // Smallest num_csx in [1, max_n] whose time to train is within the deadline: doubling from 1,
 // then bisecting between the last miss and the first hit (time to train taken as falling with
-// num_csx between them; README, "Questions csxsim answers"). Nullopt when max_n misses.
-std::optional<std::int64_t> smallest_meeting(Planner& planner, const Overrides& setup,
-                                             const std::string& label, std::int64_t b,
-                                             std::int64_t max_n, double deadline_s) {
-  const auto meets = [&](std::int64_t n) {
-    return planner.evaluate(setup, label, n, b).time_s <= deadline_s;
+// num_csx between them; README, "Questions csxsim answers"). A size a rule refuses ends the
+// doubling: the largest size the rules allow below it is found by bisection and tried. Nullopt
+// when no size meets the deadline.
+std::optional<std::int64_t> smallest_meeting(Planner& planner, const PlatformSetup& setup,
+                                             std::int64_t b, std::int64_t max_n,
+                                             double deadline_s) {
+  const auto eval = [&](std::int64_t n) -> const Evaluation& {
+    return planner.evaluate(setup.overrides, setup.label, n, b);
   };
   std::int64_t miss = 0, hit = 0;
   for (std::int64_t n = 1;; n = std::min(2 * n, max_n)) {
-    if (meets(n)) {
+    const auto& e = eval(n);
+    if (e.refused) {
+      // The rules allow miss (or nothing) and refuse n: the largest allowed size in between.
+      std::int64_t allowed = miss, refused = n;
+      while (refused - allowed > 1) {
+        const std::int64_t mid = allowed + (refused - allowed) / 2;
+        (eval(mid).refused ? refused : allowed) = mid;
+      }
+      if (allowed == miss || eval(allowed).time_s > deadline_s) return std::nullopt;
+      hit = allowed;
+      break;
+    }
+    if (e.time_s <= deadline_s) {
       hit = n;
       break;
     }
@@ -102,7 +117,7 @@ std::optional<std::int64_t> smallest_meeting(Planner& planner, const Overrides& 
   }
   while (hit - miss > 1) {
     const std::int64_t mid = miss + (hit - miss) / 2;
-    (meets(mid) ? hit : miss) = mid;
+    (eval(mid).time_s <= deadline_s ? hit : miss) = mid;
   }
   return hit;
 }
@@ -200,27 +215,36 @@ int plan_command(const Args& args) {
   Planner planner(scenario, static_cast<int>(read_jobs(*vm, "simulations").value_or(0)));
   std::vector<std::string> answers;
   const Evaluation* best = nullptr;
+  const bool with_deadline = vm->count("deadline") > 0;
   for (const auto& setup : setups) {
-    const auto spec = platform::load_platform(*setup.platform, data_dir());
-    const auto label = spec.name + (setup.variant.empty() ? "" : "+" + setup.variant);
+    const auto& label = setup.label;
     for (const auto b : batches) {
-      if (std::isfinite(deadline_s)) {
-        const std::int64_t limit =
-            std::min<std::int64_t>({spec.max_cluster_size, b, max_n.value_or(spec.max_cluster_size)});
-        const auto n = smallest_meeting(planner, setup, label, b, limit, deadline_s);
+      if (with_deadline) {
+        const std::int64_t limit = std::min<std::int64_t>(
+            {setup.spec.max_cluster_size, b, max_n.value_or(setup.spec.max_cluster_size)});
+        const auto n = smallest_meeting(planner, setup, b, limit, deadline_s);
         if (!n) {
-          const auto& e = planner.evaluate(setup, label, limit, b);
+          // The fastest cluster evaluated for this platform and batch, if any ran.
+          const Evaluation* fastest = nullptr;
+          for (const auto& [key, e] : planner.evaluations())
+            if (key.platform == label && key.batch_size == b && e.chosen &&
+                (!fastest || e.time_s < fastest->time_s))
+              fastest = &e;
           answers.push_back(fmt::format(
-              "{}, batch_size {}: no num_csx up to {} meets {}: {}", label, b, limit,
+              "{}, batch_size {}: no num_csx up to {} meets {}{}", label, b, limit,
               human_duration(deadline_s),
-              e.chosen ? "the largest " + summary(e) : "at " + std::to_string(limit) + ": " + e.why_not));
+              fastest ? "; the fastest evaluated: " + summary(*fastest)
+                      : "; nothing evaluated runs (the table says why)"));
           continue;
         }
-        const auto& e = planner.evaluate(setup, label, *n, b);
-        std::string why = *n == 1 ? "one system suffices"
-                                  : fmt::format("{} would take {}", *n - 1,
-                                                human_duration(
-                                                    planner.evaluate(setup, label, *n - 1, b).time_s));
+        const auto& e = planner.evaluate(setup.overrides, label, *n, b);
+        std::string why = "one system suffices";
+        if (*n > 1) {
+          const auto& smaller = planner.evaluate(setup.overrides, label, *n - 1, b);
+          why = smaller.chosen ? fmt::format("{} would take {}", *n - 1,
+                                             human_duration(smaller.time_s))
+                               : fmt::format("{}: {}", *n - 1, smaller.why_not);
+        }
         answers.push_back(fmt::format("{}, batch_size {}: {}, within {}; {}", label, b, summary(e),
                                       human_duration(deadline_s), why));
         if (!best || e.key.num_csx < best->key.num_csx ||
@@ -229,7 +253,7 @@ int plan_command(const Args& args) {
       } else {
         for (const auto n :
              io::parse_value_list((*vm)["num-csx"].as<std::string>(), "--num-csx")) {
-          const auto& e = planner.evaluate(setup, label, n, b);
+          const auto& e = planner.evaluate(setup.overrides, label, n, b);
           answers.push_back(e.chosen ? fmt::format("{}, batch_size {}: {}", label, b, summary(e))
                                      : fmt::format("{}, batch_size {}, num_csx {}: {}", label, b,
                                                    n, e.why_not));
@@ -242,24 +266,24 @@ int plan_command(const Args& args) {
   if (!json.empty()) {
     auto inputs = job_inputs("plan", model_path, scenario, base);
     inputs["batch_size"] = batches;
-    inputs["deadline_s"] = std::isfinite(deadline_s) ? nlohmann::ordered_json(deadline_s)
-                                                      : nlohmann::ordered_json(nullptr);
+    inputs["deadline_s"] = vm->count("deadline") ? nlohmann::ordered_json(deadline_s)
+                                                 : nlohmann::ordered_json(nullptr);
     if (vm->count("num-csx")) inputs["num_csx"] = (*vm)["num-csx"].as<std::string>();
     if (vm->count("variant")) inputs["variants"] = (*vm)["variant"].as<std::vector<std::string>>();
     write_results_json(json, inputs, planner.rows().render());
   }
   if (!vm->count("quiet")) {
-    print_table(planner, deadline_s);
+    print_table(planner, with_deadline ? deadline_s : kNever);
     fmt::print("\n");
   }
   for (const auto& a : answers) fmt::print("{}\n", a);
   if (!best) {
-    if (std::isfinite(deadline_s))
+    if (with_deadline)
       throw InfeasibleError(fmt::format("no platform and batch size considered meets {}",
                                         human_duration(deadline_s)));
     throw InfeasibleError("nothing fits on any cluster considered");
   }
-  fmt::print("answer: {}\n", std::isfinite(deadline_s)
+  fmt::print("answer: {}\n", with_deadline
                                  ? fmt::format("smallest cluster: {}", summary(*best))
                                  : fmt::format("fastest: {}", summary(*best)));
   return 0;

@@ -60,9 +60,9 @@ void add_platform_set_options(po::options_description& desc) {
   // clang-format on
 }
 
-std::vector<Overrides> expand_platforms(const po::variables_map& vm, const Overrides& base,
-                                        const std::string& scenario_platform,
-                                        const std::string& data_dir) {
+std::vector<PlatformSetup> expand_platforms(const po::variables_map& vm, const Overrides& base,
+                                            const std::string& scenario_platform,
+                                            const std::string& data_dir) {
   std::vector<std::string> platforms{scenario_platform};
   if (base.platform) {
     platforms = split(*base.platform, ',');
@@ -79,14 +79,14 @@ std::vector<Overrides> expand_platforms(const po::variables_map& vm, const Overr
           throw InputError(fmt::format("--variant {}: the name {} is used twice", text, v.name));
       variants.push_back(std::move(v));
     }
-  // Each platform's name, to check the PLATFORM: prefixes against the set.
+  std::vector<platform::PlatformSpec> specs;
   std::vector<std::string> names;
-  std::set<std::string> labels;
   for (const auto& p : platforms) {
-    names.push_back(platform::load_platform(p, data_dir).name);
-    if (!labels.insert(names.back()).second)
+    specs.push_back(platform::load_platform(p, data_dir));
+    if (std::find(names.begin(), names.end(), specs.back().name) != names.end())
       throw InputError(fmt::format("--platform {}: the platform {} is listed twice",
-                                   base.platform.value_or(p), names.back()));
+                                   base.platform.value_or(p), specs.back().name));
+    names.push_back(specs.back().name);
   }
   const auto check_prefixes = [&](const auto& overrides, const std::string& flag) {
     for (const auto& [key, value] : overrides) {
@@ -101,24 +101,20 @@ std::vector<Overrides> expand_platforms(const po::variables_map& vm, const Overr
   };
   check_prefixes(base.platform_overrides, "--platform-override");
   for (const auto& v : variants) check_prefixes(v.overrides, "--variant " + v.name + ":");
-  std::vector<Overrides> out;
+  std::vector<PlatformSetup> out;
   for (std::size_t i = 0; i < platforms.size(); ++i)
     for (const auto& v : variants) {
-      const auto applies = [&](const auto& kv) {
-        const auto colon = kv.first.find(':');
-        return colon == std::string::npos || kv.first.substr(0, colon) == names[i];
-      };
       // A variant whose keys all name other platforms leaves this one as it is.
-      if (!v.name.empty() && std::none_of(v.overrides.begin(), v.overrides.end(), applies))
-        continue;
-      const auto& p = platforms[i];
-      Overrides o = base;
-      o.platform = p;
-      o.variant = v.name;
-      o.platform_overrides.insert(o.platform_overrides.end(), v.overrides.begin(),
-                                  v.overrides.end());
-      o.refuse_other_platform_overrides = false;
-      out.push_back(std::move(o));
+      if (!v.name.empty() && platform::overrides_for(names[i], v.overrides).empty()) continue;
+      PlatformSetup setup{base, specs[i], platform_label(names[i], v.name)};
+      setup.overrides.platform = platforms[i];
+      setup.overrides.variant = v.name;
+      setup.overrides.refuse_other_platform_overrides = false;
+      platform::apply_overrides(setup.spec, base.platform_overrides, false);
+      platform::apply_overrides(setup.spec, v.overrides, false, "--variant " + v.name);
+      setup.overrides.platform_overrides.insert(setup.overrides.platform_overrides.end(),
+                                                v.overrides.begin(), v.overrides.end());
+      out.push_back(std::move(setup));
     }
   return out;
 }

@@ -10,6 +10,10 @@
 
 namespace csx::cli {
 
+std::string platform_label(const std::string& name, const std::string& variant) {
+  return variant.empty() ? name : name + "+" + variant;
+}
+
 std::int64_t steps_for_tokens(double tokens, const Job& job) {
   const auto& m = job.scenario.model;
   if (job.passes.front().pass != model::Pass::kTrain)
@@ -23,6 +27,11 @@ std::int64_t steps_for_tokens(double tokens, const Job& job) {
     throw InputError(
         fmt::format("--tokens = {:g}: below one step of batch_size {} x seq_len {} = {:g} tokens",
                     tokens, job.passes.front().batch_size, m.seq_len, per_step));
+  // At most 1e15 steps: far beyond any training run, and exact in a double and an int64.
+  constexpr double kMaxSteps = 1e15;
+  if (tokens / per_step > kMaxSteps)
+    throw InputError(fmt::format("--tokens = {:g}: {:g} steps of {:g} tokens; at most {:g} steps",
+                                 tokens, std::ceil(tokens / per_step), per_step, kMaxSteps));
   return static_cast<std::int64_t>(std::ceil(tokens / per_step));
 }
 
@@ -36,14 +45,11 @@ Job make_job(const io::Scenario& s, const Overrides& o, const std::string& data_
     throw InputError(fmt::format("{}: {}", s.platform_where, e.what()));
   }
   platform::apply_overrides(job.platform, o.platform_overrides, o.refuse_other_platform_overrides);
-  job.platform_label = job.platform.name + (o.variant.empty() ? "" : "+" + o.variant);
-  for (const auto& [key, value] : o.platform_overrides) {
-    const auto colon = key.find(':');
-    if (colon != std::string::npos && key.substr(0, colon) != job.platform.name) continue;
-    job.overrides_text += fmt::format("{}{}={}", job.overrides_text.empty() ? "" : ";",
-                                      colon == std::string::npos ? key : key.substr(colon + 1),
-                                      value);
-  }
+  job.platform_label = platform_label(job.platform.name, o.variant);
+  for (const auto& [key, value] :
+       platform::overrides_for(job.platform.name, o.platform_overrides))
+    job.overrides_text +=
+        fmt::format("{}{}={}", job.overrides_text.empty() ? "" : ";", key, value);
   job.costs = model::layer_costs(s.model);
   job.num_csx_defaulted = !o.num_csx && !s.num_csx;
   job.num_csx = o.num_csx.value_or(s.num_csx.value_or(1));

@@ -68,8 +68,12 @@ struct PassResult {
 [[nodiscard]] Job make_job(const io::Scenario& scenario, const Overrides& o,
                            const std::string& data_dir);
 
+// The `platform` column's value: the platform's name, "name+variant" for a named override set.
+[[nodiscard]] std::string platform_label(const std::string& name, const std::string& variant);
+
 // Training steps for a token budget: ceil(tokens / (training batch x seq_len)). Throws
-// InputError for an eval-only job, a model without tokens, or a budget below one step.
+// InputError for an eval-only job, a model without tokens, a budget below one step or above
+// 1e15 steps.
 [[nodiscard]] std::int64_t steps_for_tokens(double tokens, const Job& job);
 
 // Runs the search of each pass (simulations in child processes).

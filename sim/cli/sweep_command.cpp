@@ -1,5 +1,5 @@
-// `csxsim sweep`: run's search over a grid of (num_csx, batch_size) points, in parallel worker
-// processes, shardable, resumable; one CSV with rows sorted by (num_csx, batch_size).
+// `csxsim sweep`: run's search over a grid of (platform, num_csx, batch_size) points, in
+// parallel worker processes, shardable, resumable; one CSV with rows sorted by the point.
 #include <fmt/format.h>
 #include <unistd.h>
 #include <cerrno>
@@ -19,7 +19,6 @@
 #include "common/errors.hpp"
 #include "common/process_pool.hpp"
 #include "engine/simulation.hpp"
-#include "input/platform_loader.hpp"
 #include "input/value_list.hpp"
 #include "report/atomic_file.hpp"
 #include "report/results_csv.hpp"
@@ -87,18 +86,21 @@ std::string point_rows(const Job& job) {
 
 // The grid's jobs in canonical order (platform, num_csx, batch_size), this shard's share;
 // points a rule refuses are skipped with a note (every point refused: RuleError).
-std::map<PointKey, Job> grid_jobs(const io::Scenario& scenario, const std::vector<Overrides>& setups,
+std::map<PointKey, Job> grid_jobs(const io::Scenario& scenario,
+                                  const std::vector<PlatformSetup>& setups,
                                   const std::vector<std::int64_t>& num_csx,
                                   const std::vector<std::int64_t>& batches,
                                   std::pair<std::int64_t, std::int64_t> shard,
                                   int processes_per_point, std::size_t& refused) {
   std::map<PointKey, const Overrides*> grid;
-  for (const auto& o : setups) {
-    const auto label = platform::load_platform(*o.platform, data_dir()).name +
-                       (o.variant.empty() ? "" : "+" + o.variant);
+  for (const auto& setup : setups)
     for (const auto n : num_csx)
-      for (const auto b : batches) grid.emplace(PointKey{label, n, b}, &o);
-  }
+      for (const auto b : batches) grid.emplace(PointKey{setup.label, n, b}, &setup.overrides);
+  if (shard.second > static_cast<std::int64_t>(grid.size()))
+    throw InputError(fmt::format("--shard {}/{}: the grid has {} point{}, so at most {} shard{}",
+                                 shard.first, shard.second, grid.size(),
+                                 grid.size() == 1 ? "" : "s", grid.size(),
+                                 grid.size() == 1 ? "" : "s"));
   std::map<PointKey, Job> pending;
   std::string first_refusal;
   std::int64_t index = 0;
@@ -128,25 +130,38 @@ std::map<PointKey, Job> grid_jobs(const io::Scenario& scenario, const std::vecto
 // --resume: the finished points of `csv`, which must be of this sweep; they leave `pending`.
 SweepTable resume(const std::string& csv, std::map<PointKey, Job>& pending) {
   SweepTable table = read_results_csv(csv);
-  if (!pending.empty()) {
-    const Job& job = pending.begin()->second;
-    SweepIdentity id{job.scenario.model.label, {}, {}};
-    for (const auto& p : job.passes) {
-      id.requested.push_back(batching::to_string(p.setting));
-      id.modes.emplace_back(model::to_string(p.pass));
-    }
-    check_identity(table, id, csv);
-    for (const auto& s : table.shards)
-      if (s != job.shard)
-        throw InputError(fmt::format("{}: holds rows of shard '{}', this is shard '{}'", csv, s,
-                                     job.shard));
-  }
   for (const auto& [key, rows] : table.points)
     if (!pending.count(key))
       throw InputError(
           fmt::format("{}: holds {}, which is not in this sweep's grid (or shard); refusing to "
                       "drop it",
                       csv, describe(key)));
+  if (!pending.empty()) {
+    const Job& job = pending.begin()->second;
+    SweepIdentity id{job.scenario.model.label, std::to_string(job.scenario.model.seq_len), {}, {},
+                     {}};
+    for (const auto& p : job.passes) {
+      id.requested.push_back(batching::to_string(p.setting));
+      id.modes.emplace_back(model::to_string(p.pass));
+    }
+    for (const auto& [key, j] : pending) id.overrides.emplace(key.platform, j.overrides_text);
+    check_identity(table, id, csv);
+    for (const auto& s : table.shards)
+      if (s != job.shard)
+        throw InputError(fmt::format("{}: holds rows of shard '{}', this is shard '{}'", csv, s,
+                                     job.shard));
+    // Each kept point's training steps (from --steps, --tokens or the file) must be this run's.
+    const auto steps = io::csv_column("steps"), mode = io::csv_column("mode");
+    table.for_each_row([&](const PointKey& key, const std::vector<std::string>& f) {
+      const auto& want = pending.at(key).training_steps;
+      const std::string expected = want ? std::to_string(*want) : "";
+      if (f[mode] == "train" && f[steps] != expected)
+        throw InputError(fmt::format(
+            "{}: point {} was run for {} training steps, this sweep asks for {}", csv,
+            describe(key), f[steps].empty() ? "no" : f[steps], expected.empty() ? "none" : expected));
+      return true;
+    });
+  }
   for (const auto& [key, rows] : table.points) pending.erase(key);
   fmt::print(stderr, "resume: {} finished points kept from {}\n", table.points.size(), csv);
   return table;
@@ -191,6 +206,7 @@ std::string run_points(const std::map<PointKey, Job>& pending, std::int64_t jobs
   for (const auto& [key, job] : pending) points.emplace_back(key, &job);
   auto last_write = std::chrono::steady_clock::now();
   std::string failure;
+  std::size_t finished = table.points.size();  // kept, run, or refused by a worker
   run_in_children(
       points.size(), PoolOptions{static_cast<int>(jobs), true},
       [&](std::size_t i) { return point_rows(*points[i].second); },
@@ -205,7 +221,7 @@ std::string run_points(const std::map<PointKey, Job>& pending, std::int64_t jobs
           failure = fmt::format("{}: {}", describe(key),
                                 c.output.empty() ? "worker process failed" : c.output);
         }
-        progress.update(table.points.size(), key);
+        progress.update(++finished, key);
         const auto now = std::chrono::steady_clock::now();
         if (now - last_write > std::chrono::seconds(1)) {
           io::write_file_atomically(csv, table.render());

@@ -19,7 +19,8 @@ const std::size_t kModel = io::csv_column("model"), kPlatform = io::csv_column("
                   kMode = io::csv_column("mode"), kNumCsx = io::csv_column("num_csx"),
                   kBatch = io::csv_column("batch_size"),
                   kRequested = io::csv_column("requested_micro_batch_size"),
-                  kShard = io::csv_column("shard");
+                  kShard = io::csv_column("shard"), kSeqLen = io::csv_column("seq_len"),
+                  kOverrides = io::csv_column("overrides");
 
 std::string encode(const std::vector<std::string>& fields) {
   std::vector<std::string> quoted;
@@ -115,18 +116,25 @@ void SweepTable::for_each_row(
       if (!f(key, fields)) return;
 }
 
-void check_identity(const SweepTable& t, const SweepIdentity& id, const std::string& path) {
+void check_identity(const SweepTable& t, SweepIdentity& id, const std::string& path) {
   const auto in = [](const std::vector<std::string>& v, const std::string& x) {
     return std::find(v.begin(), v.end(), x) != v.end();
   };
   t.for_each_row([&](const PointKey& key, const std::vector<std::string>& f) {
-    if (f[kModel] != id.model || !in(id.requested, f[kRequested]) ||
+    if (f[kModel] != id.model || f[kSeqLen] != id.seq_len || !in(id.requested, f[kRequested]) ||
         (!id.modes.empty() && !in(id.modes, f[kMode])))
       throw InputError(fmt::format(
-          "{}: point {} is from another sweep (model {}, mode {}, micro_batch_size {}; expected "
-          "{}, {}, {})",
-          path, describe(key), f[kModel], f[kMode], f[kRequested], id.model,
-          fmt::join(id.modes, " and "), id.requested.empty() ? "" : id.requested.front()));
+          "{}: point {} is from another sweep (model {}, seq_len {}, mode {}, micro_batch_size "
+          "{}; expected {}, {}, {}, {})",
+          path, describe(key), f[kModel], f[kSeqLen], f[kMode], f[kRequested], id.model,
+          id.seq_len, fmt::join(id.modes, " and "),
+          id.requested.empty() ? "" : id.requested.front()));
+    const auto [it, added] = id.overrides.emplace(key.platform, f[kOverrides]);
+    if (it->second != f[kOverrides])
+      throw InputError(fmt::format(
+          "{}: point {} has platform overrides '{}', other rows of {} have '{}': results of "
+          "different platform settings under one name",
+          path, describe(key), f[kOverrides], key.platform, it->second));
     return true;
   });
 }
@@ -138,6 +146,7 @@ SweepIdentity identity_of(const SweepTable& t) {
   t.for_each_row([&](const PointKey& key, const std::vector<std::string>& f) {
     if (key != first) return false;
     id.model = f[kModel];
+    id.seq_len = f[kSeqLen];
     if (std::find(id.requested.begin(), id.requested.end(), f[kRequested]) == id.requested.end())
       id.requested.push_back(f[kRequested]);
     if (std::find(id.modes.begin(), id.modes.end(), f[kMode]) == id.modes.end())

@@ -34,16 +34,22 @@ struct SweepTable {
       const std::function<bool(const PointKey&, const std::vector<std::string>&)>& f) const;
 };
 
-// What every row of one sweep shares: the model and the requested micro_batch_size per pass.
+// What every row of one sweep shares: the model, its sequence length, the requested
+// micro_batch_size per pass, and each platform label's overrides.
 struct SweepIdentity {
   std::string model;
+  std::string seq_len;
   std::vector<std::string> requested;  // one per pass (train, eval)
   std::vector<std::string> modes;      // the passes: train, eval or both
+  std::map<std::string, std::string> overrides;  // platform label -> overrides column
 };
 
-// Throws InputError naming `path` when a row of `t` belongs to another sweep.
-void check_identity(const SweepTable& t, const SweepIdentity& id, const std::string& path);
-// The identity of the first row of `t` (for merge: every input must share it).
+// Throws InputError naming `path` when a row of `t` belongs to another sweep (another model,
+// seq_len, MBS setting or mode, or other overrides under one platform label). Labels not yet in
+// `id` are added to it.
+void check_identity(const SweepTable& t, SweepIdentity& id, const std::string& path);
+// The identity of `t`'s first point, with every platform label's overrides (for merge: every
+// input must share it).
 [[nodiscard]] SweepIdentity identity_of(const SweepTable& t);
 
 // Reads a csxsim CSV (run, sweep or plan). With `clear_shard`, the shard column is emptied (a

@@ -172,46 +172,50 @@ PlatformSpec read_platform_unchecked(const YAML::Node& root_node, const std::str
   return spec;
 }
 
-void override_parameter(PlatformSpec& spec, const std::string& key, const std::string& value) {
+void override_parameter(PlatformSpec& spec, const std::string& key, const std::string& value,
+                        const std::string& flag) {
   const auto dot = key.find('.');
   std::vector<std::string> all;
   for (const auto& p : params()) all.push_back(std::string(p.section) + "." + p.key);
   all.emplace_back("calibration.activation_policy");
   all.emplace_back("calibration.gradient_accumulation");
   if (dot == std::string::npos || std::find(all.begin(), all.end(), key) == all.end())
-    throw InputError(fmt::format("--platform-override {}={}: unknown key{}", key, value,
+    throw InputError(fmt::format("{} {}={}: unknown key{}", flag, key, value,
                                  did_you_mean(key, all)));
   YAML::Node n;
   n[key.substr(dot + 1)] = value;
-  const io::Block b("--platform-override", key.substr(0, dot), n);
+  const io::Block b(flag, key.substr(0, dot), n);
   for (const auto& p : params())
     if (std::string(p.section) + "." + p.key == key) return set(spec, p, b);
   set_policy(spec, b);
 }
 
-void apply_overrides(PlatformSpec& p,
-                     const std::vector<std::pair<std::string, std::string>>& overrides,
-                     bool refuse_other_platforms) {
+Overrides overrides_for(const std::string& name, const Overrides& overrides) {
+  Overrides mine;
   for (const auto& [key, value] : overrides) {
     const auto colon = key.find(':');
-    if (colon == std::string::npos) {
-      override_parameter(p, key, value);
-      continue;
-    }
-    const std::string platform = key.substr(0, colon);
-    if (platform == p.name)
-      override_parameter(p, key.substr(colon + 1), value);
-    else if (refuse_other_platforms)
-      throw InputError(
-          fmt::format("--platform-override {}={}: this run's platform is '{}', not "
-                      "'{}'{}",
-                      key, value, p.name, platform, did_you_mean(platform, {p.name})));
+    if (colon == std::string::npos)
+      mine.emplace_back(key, value);
+    else if (key.substr(0, colon) == name)
+      mine.emplace_back(key.substr(colon + 1), value);
   }
+  return mine;
 }
 
-}  // namespace csx::platform
-
-namespace csx::platform {
+void apply_overrides(PlatformSpec& p, const Overrides& overrides, bool refuse_other_platforms,
+                     const std::string& flag) {
+  if (refuse_other_platforms)
+    for (const auto& [key, value] : overrides) {
+      const auto colon = key.find(':');
+      if (colon != std::string::npos && key.substr(0, colon) != p.name)
+        throw InputError(fmt::format("{} {}={}: this run's platform is '{}', not "
+                                     "'{}'{}",
+                                     flag, key, value, p.name, key.substr(0, colon),
+                                     did_you_mean(key.substr(0, colon), {p.name})));
+    }
+  for (const auto& [key, value] : overrides_for(p.name, overrides))
+    override_parameter(p, key, value, flag);
+}
 
 std::vector<KeyInfo> platform_keys() {
   std::vector<KeyInfo> keys;

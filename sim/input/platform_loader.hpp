@@ -21,14 +21,21 @@ namespace csx::platform {
 
 // Sets one field by key (as in the platform file: "calibration.kernel_overhead_s") from text,
 // with the same checks as the loader. Throws InputError.
-void override_parameter(PlatformSpec& p, const std::string& key, const std::string& value);
+// `flag` names the option in messages.
+void override_parameter(PlatformSpec& p, const std::string& key, const std::string& value,
+                        const std::string& flag = "--platform-override");
 
-// Applies KEY=VALUE overrides (every platform) and PLATFORM:KEY=VALUE ones (that platform only)
-// to `p`, in order. With `refuse_other_platforms`, a PLATFORM: prefix naming another platform
-// is an InputError (a run has one platform); otherwise it is skipped (validate's entries).
-void apply_overrides(PlatformSpec& p,
-                     const std::vector<std::pair<std::string, std::string>>& overrides,
-                     bool refuse_other_platforms);
+// KEY=VALUE pairs; a key may carry a PLATFORM: prefix (that platform only).
+using Overrides = std::vector<std::pair<std::string, std::string>>;
+
+// The overrides that apply to platform `name`, in order, prefixes removed.
+[[nodiscard]] Overrides overrides_for(const std::string& name, const Overrides& overrides);
+
+// Applies overrides_for(p.name, overrides) to `p`. With `refuse_other_platforms`, a PLATFORM:
+// prefix naming another platform is an InputError (a run has one platform); otherwise it is
+// skipped (validate's entries, a sweep's other platforms).
+void apply_overrides(PlatformSpec& p, const Overrides& overrides, bool refuse_other_platforms,
+                     const std::string& flag = "--platform-override");
 
 // Every key a platform file or --platform-override takes: "section.key", its unit, meaning and
 // bounds (for `csxsim platform --keys`).

@@ -185,11 +185,20 @@ int plan_command(const Args& args) {
   if (!vm) return 0;
   if (!vm->count("tokens"))
     throw InputError("plan needs --tokens (the training budget, e.g. 1e12)");
-  if (vm->count("deadline") == vm->count("num-csx"))
+  if (vm->count("deadline") && vm->count("num-csx"))
     throw InputError(
-        "plan needs one of --deadline (the smallest num_csx that meets it) or --num-csx (the "
-        "time to train on those clusters)");
+        "plan takes --deadline (the smallest num_csx that meets it) or --num-csx (the time to "
+        "train on those clusters), not both");
+  if (!vm->count("deadline") && !vm->count("num-csx"))
+    throw InputError(
+        "plan needs --deadline (the smallest num_csx that meets it) or --num-csx (the time to "
+        "train on those clusters)");
+  if (vm->count("max-num-csx") && !vm->count("deadline"))
+    throw InputError("--max-num-csx bounds the --deadline search; with --num-csx it does nothing");
   const std::string csv = vm->count("csv") ? (*vm)["csv"].as<std::string>() : "";
+  if (vm->count("csv") && csv.empty()) throw InputError("--csv '': an empty file name");
+  if (vm->count("json") && (*vm)["json"].as<std::string>().empty())
+    throw InputError("--json '': an empty file name");
   const std::string json = vm->count("json") ? (*vm)["json"].as<std::string>() : "";
   const std::string model_path = resolve_model_path(model_arg);
   if (!csv.empty()) io::check_output_path(csv, "--csv", {model_path});
@@ -212,6 +221,14 @@ int plan_command(const Args& args) {
     throw InputError(fmt::format(
         "{}: no training batch size in the file; pass --batch-size (a list is fine)", model_path));
   const auto setups = expand_platforms(*vm, base, scenario.platform, data_dir());
+  std::vector<std::int64_t> clusters;  // --num-csx, each once, ascending
+  if (vm->count("num-csx")) {
+    clusters = io::parse_value_list((*vm)["num-csx"].as<std::string>(), "--num-csx");
+    std::sort(clusters.begin(), clusters.end());
+    clusters.erase(std::unique(clusters.begin(), clusters.end()), clusters.end());
+  }
+  std::sort(batches.begin(), batches.end());
+  batches.erase(std::unique(batches.begin(), batches.end()), batches.end());
   Planner planner(scenario, static_cast<int>(read_jobs(*vm, "simulations").value_or(0)));
   std::vector<std::string> answers;
   const Evaluation* best = nullptr;
@@ -251,8 +268,7 @@ int plan_command(const Args& args) {
             (e.key.num_csx == best->key.num_csx && e.time_s < best->time_s))
           best = &e;
       } else {
-        for (const auto n :
-             io::parse_value_list((*vm)["num-csx"].as<std::string>(), "--num-csx")) {
+        for (const auto n : clusters) {
           const auto& e = planner.evaluate(setup.overrides, label, n, b);
           answers.push_back(e.chosen ? fmt::format("{}, batch_size {}: {}", label, b, summary(e))
                                      : fmt::format("{}, batch_size {}, num_csx {}: {}", label, b,
@@ -262,6 +278,12 @@ int plan_command(const Args& args) {
       }
     }
   }
+  // Every cluster refused by a rule is bad input (exit 2, no file), as in run.
+  const auto& evals = planner.evaluations();
+  if (!evals.empty() && std::all_of(evals.begin(), evals.end(),
+                                    [](const auto& kv) { return kv.second.refused; }))
+    throw RuleError(fmt::format("every cluster considered is refused; first: {}",
+                                evals.begin()->second.why_not));
   if (!csv.empty()) io::write_file_atomically(csv, planner.rows().render());
   if (!json.empty()) {
     auto inputs = job_inputs("plan", model_path, scenario, base);

@@ -29,22 +29,31 @@ std::vector<std::string> split(const std::string& text, char sep) {
   return parts;
 }
 
-Variant parse_variant(const std::string& text) {
+Variant parse_variant(const std::string& text, const std::vector<std::string>& platforms) {
+  constexpr std::size_t kMaxName = 40;
   const auto colon = text.find(':');
   Variant v{text.substr(0, std::min(colon, text.size())), {}};
+  const auto word = [](char c) { return std::isalnum(static_cast<unsigned char>(c)) != 0; };
   const bool good_name =
-      !v.name.empty() && std::all_of(v.name.begin(), v.name.end(), [](char c) {
-        return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '-' || c == '.';
-      });
+      !v.name.empty() && v.name.size() <= kMaxName && word(v.name.front()) &&
+      std::all_of(v.name.begin(), v.name.end(),
+                  [&](char c) { return word(c) || c == '_' || c == '-' || c == '.'; });
   if (colon == std::string::npos || !good_name)
     throw InputError(fmt::format(
-        "--variant {}: expected NAME:KEY=VALUE[,KEY=VALUE...], NAME of letters, digits, _ - . "
-        "(e.g. io2x:system.io_scale=2)",
-        text));
+        "--variant '{}': expected NAME:KEY=VALUE[,KEY=VALUE...], NAME of up to {} letters, "
+        "digits, _ - . starting with a letter or digit (e.g. io2x:system.io_scale=2)",
+        text, kMaxName));
+  if (std::find(platforms.begin(), platforms.end(), v.name) != platforms.end())
+    throw InputError(fmt::format(
+        "--variant '{}': {} is a platform, not a variant name; a variant is NAME:[{}:]KEY=VALUE",
+        text, v.name, v.name));
   for (const auto& kv : split(text.substr(colon + 1), ',')) {
     const auto eq = kv.find('=');
     if (eq == std::string::npos || eq == 0)
-      throw InputError(fmt::format("--variant {}: '{}' is not KEY=VALUE", text, kv));
+      throw InputError(fmt::format("--variant '{}': '{}' is not KEY=VALUE", text, kv));
+    for (const auto& [key, value] : v.overrides)
+      if (key == kv.substr(0, eq))
+        throw InputError(fmt::format("--variant '{}': {} is set twice", text, key));
     v.overrides.emplace_back(kv.substr(0, eq), kv.substr(eq + 1));
   }
   return v;
@@ -70,15 +79,6 @@ std::vector<PlatformSetup> expand_platforms(const po::variables_map& vm, const O
       if (p.empty())
         throw InputError(fmt::format("--platform {}: an empty name in the list", *base.platform));
   }
-  std::vector<Variant> variants{{"", {}}};
-  if (vm.count("variant"))
-    for (const auto& text : vm["variant"].as<std::vector<std::string>>()) {
-      auto v = parse_variant(text);
-      for (const auto& seen : variants)
-        if (seen.name == v.name)
-          throw InputError(fmt::format("--variant {}: the name {} is used twice", text, v.name));
-      variants.push_back(std::move(v));
-    }
   std::vector<platform::PlatformSpec> specs;
   std::vector<std::string> names;
   for (const auto& p : platforms) {
@@ -88,6 +88,17 @@ std::vector<PlatformSetup> expand_platforms(const po::variables_map& vm, const O
                                    base.platform.value_or(p), specs.back().name));
     names.push_back(specs.back().name);
   }
+  std::vector<Variant> variants{{"", {}}};
+  if (vm.count("variant"))
+    for (const auto& text : vm["variant"].as<std::vector<std::string>>()) {
+      std::vector<std::string> taken = names;
+      taken.insert(taken.end(), {"cs2", "cs3"});
+      auto v = parse_variant(text, taken);
+      for (const auto& seen : variants)
+        if (seen.name == v.name)
+          throw InputError(fmt::format("--variant '{}': the name {} is used twice", text, v.name));
+      variants.push_back(std::move(v));
+    }
   const auto check_prefixes = [&](const auto& overrides, const std::string& flag) {
     for (const auto& [key, value] : overrides) {
       const auto colon = key.find(':');

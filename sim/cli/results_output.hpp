@@ -1,4 +1,4 @@
-// What run, sweep and validate write: the CSV text and its JSON twin (--json) with the inputs
+// What run, sweep, plan and validate write: the CSV text and its JSON twin (--json) with the inputs
 // that produced it. One code path for the CLI and the Python module.
 #pragma once
 

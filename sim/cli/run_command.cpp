@@ -145,6 +145,7 @@ int run_command(const Args& args) {
   if (want_csv && want_trace && same_path(csv, trace))
     throw InputError(fmt::format("--csv and --trace name the same file {}", csv));
   const std::string json = vm->count("json") ? (*vm)["json"].as<std::string>() : "";
+  if (vm->count("json") && json.empty()) throw InputError("--json '': an empty file name");
   if (!json.empty() &&
       ((want_csv && same_path(csv, json)) || (want_trace && same_path(trace, json))))
     throw InputError(fmt::format("--json {} names the file of --csv or --trace", json));

@@ -268,6 +268,7 @@ int sweep_command(const Args& args) {
         "264,528)");
   io::check_output_path(csv, "--csv", {scenario_file});
   const std::string json = vm->count("json") ? (*vm)["json"].as<std::string>() : "";
+  if (vm->count("json") && json.empty()) throw InputError("--json '': an empty file name");
   if (!json.empty() && same_path(csv, json))
     throw InputError(fmt::format("--csv and --json name the same file {}", csv));
   if (!json.empty()) io::check_output_path(json, "--json", {scenario_file});

@@ -20,7 +20,8 @@ const std::size_t kModel = io::csv_column("model"), kPlatform = io::csv_column("
                   kBatch = io::csv_column("batch_size"),
                   kRequested = io::csv_column("requested_micro_batch_size"),
                   kShard = io::csv_column("shard"), kSeqLen = io::csv_column("seq_len"),
-                  kOverrides = io::csv_column("overrides");
+                  kOverrides = io::csv_column("overrides"), kFits = io::csv_column("fits"),
+                  kChosen = io::csv_column("chosen");
 
 std::string encode(const std::vector<std::string>& fields) {
   std::vector<std::string> quoted;
@@ -49,6 +50,7 @@ SweepTable read_results_csv(const std::string& path, bool clear_shard) {
                     "run and sweep write: {} columns, {} ... {})",
                     path, columns.size(), columns.front(), columns.back()));
   SweepTable table;
+  std::map<std::pair<PointKey, std::string>, std::pair<bool, bool>> complete;  // fits, chosen
   for (std::size_t n = 1; n < records.size(); ++n) {
     auto fields = records[n];
     if (fields.size() == 1 && fields[0].empty()) continue;
@@ -66,7 +68,17 @@ SweepTable read_results_csv(const std::string& path, bool clear_shard) {
     table.shards.insert(fields[kShard]);
     if (clear_shard) fields[kShard].clear();
     table.points[key] += encode(fields);
+    auto& [fits, chosen] = complete[{key, fields[kMode]}];
+    fits = fits || fields[kFits] == "true";
+    chosen = chosen || fields[kChosen] == "true";
   }
+  // A point whose candidates fit has its chosen row: one without it was cut short.
+  for (const auto& [point, flags] : complete)
+    if (flags.first && !flags.second)
+      throw InputError(fmt::format(
+          "{}: point {} ({}) has candidates that fit but no chosen row: the file was cut short "
+          "or edited",
+          path, describe(point.first), point.second));
   return table;
 }
 
@@ -132,8 +144,8 @@ void check_identity(const SweepTable& t, SweepIdentity& id, const std::string& p
     const auto [it, added] = id.overrides.emplace(key.platform, f[kOverrides]);
     if (it->second != f[kOverrides])
       throw InputError(fmt::format(
-          "{}: point {} has platform overrides '{}', other rows of {} have '{}': results of "
-          "different platform settings under one name",
+          "{}: point {} has platform overrides '{}' where this sweep (or the other rows of {}) "
+          "has '{}': results of different platform settings under one name",
           path, describe(key), f[kOverrides], key.platform, it->second));
     return true;
   });

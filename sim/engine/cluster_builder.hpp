@@ -1,9 +1,9 @@
 // Builds the SimGrid platform of a weight-streaming cluster.
 //
 //            memoryx              host: speed = optimizer rate (parameters/s)
-//               |                 link: memoryx_bandwidth_Bps
+//               |                 link: memoryx_bandwidth_Bps x io_scale
 //          swarmx root            broadcast-reduce node
-//          /  |  |  \ (x4)        links: io_ports x 100 GbE per edge
+//          /  |  |  \ (x4)        links: io_ports x SwarmX port x io_scale per edge
 //       swarmx nodes ...          (fanout 4 per level, depth = ceil(log4 N), at least 1)
 //       /  |  |  \ (x4)
 //    csx-0 ... csx-N-1            host: speed = peak FLOP/s; route in: 12 x 100 GbE (one

@@ -43,8 +43,9 @@ struct SimulationInput {
   // simulated.
   bool reduce_steps = true;
   // Representative runs: systems simulated besides system 0 (indices < num_csx), each with its
-  // own path through the SwarmX tree. Exact as the representative run is: system 0 paces every
-  // node on its path, and a picked system is the fullest among its siblings (largest first).
+  // own path through the SwarmX tree. Exact as the representative run is when each picked
+  // system is the fullest among its siblings (an engine test checks such a case); otherwise a
+  // pruned fuller sibling's gradients may be missing from the picked system's reduce.
   std::vector<std::int64_t> shown_systems;
   // The candidate's on-chip memory (traces: the SRAM counter).
   model::MemoryBreakdown memory;
@@ -83,7 +84,7 @@ struct SimulationResult {
   // Busy seconds of each resource in the step (plan/step_bound): the kernels of the fullest
   // system, and each link of the weight path for its busier direction (weights down, gradients
   // up), and the optimizer. Set in the parent after the simulation.
-  double csx_io_busy_s = 0;                // a CS-X's external I/O (io_ports x port bandwidth)
+  double csx_io_busy_s = 0;                // a CS-X's external I/O (PlatformSpec::io_bandwidth_Bps)
   std::vector<double> swarmx_level_busy_s;  // the link from a level-L SwarmX node to its parent
   double memoryx_link_busy_s = 0;          // MemoryX to the SwarmX root
   // The resource with the most busy time: "compute", "CS-X I/O", "SwarmX level L",

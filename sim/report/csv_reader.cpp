@@ -36,8 +36,8 @@ std::vector<std::vector<std::string>> parse_csv(const std::string& text, const s
   const std::unique_ptr<csv_parser, void (*)(csv_parser*)> guard(&parser, csv_free);
   Records r;
   const auto fail = [&]() {
-    // Count the line of the failure from the records read so far.
-    throw InputError(fmt::format("{}: malformed CSV after record {}: {}", where, r.rows.size() + 1,
+    // Records are counted from 1, blank lines not included.
+    throw InputError(fmt::format("{}: malformed CSV in record {}: {}", where, r.rows.size() + 1,
                                  csv_strerror(csv_error(&parser))));
   };
   if (csv_parse(&parser, text.data(), text.size(), on_field, on_record, &r) != text.size()) fail();

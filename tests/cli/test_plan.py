@@ -42,7 +42,7 @@ with tempfile.TemporaryDirectory() as d:
           "one system fewer misses the deadline")
     check(f"answer: smallest cluster: {answer} x cs3 (batch_size 960" in r.stdout,
           f"the answer names {answer} CS-3: {r.stdout[-600:]}")
-    check(answer == 16, f"16 CS-3, as worked out by hand with a sweep before plan existed (got {answer})")
+    check(answer == 16, f"16 CS-3, the answer the issue's hand search (a sweep filtered by hand) found (got {answer})")
 
     # 1b. The time to train on a given cluster: the same row as the deadline search's.
     r = expect(["plan", "llama3_8b", "--platform", "cs3", "--tokens", "1e12", "--num-csx", "16",
@@ -123,5 +123,70 @@ with tempfile.TemporaryDirectory() as d:
                out_has=["sweep: 6 points (0 run now, 6 kept from before, 0 refused)"])
     summary = [l for l in r.stdout.splitlines() if l.startswith("cs2 ")]
     check(len(summary) == 6, f"one summary line per grid point: {r.stdout}")
+
+    # 6. A rule that refuses larger clusters: MBS 100 needs a per-system batch of at least 100,
+    # so ceil(528 / N) >= 100 allows N <= 5 (106) and refuses 6 (88). Doubling reaches 8
+    # (refused); the search steps back to the largest allowed size, 5, and answers with it
+    # when 4 misses the deadline and 5 meets it.
+    out = os.path.join(d, "refused.csv")
+    r = expect(["plan", "gpt3_xl", "--platform", "cs2", "--tokens", "1e10", "--deadline", "3.3h",
+                "--batch-size", "528", "--micro-batch-size", "100", "--csv", out], 0)
+    by_n = {int(x["num_csx"]): x for x in rows_of(out) if x["chosen"] == "true"}
+    check(set(by_n) >= {4, 5} and 6 not in by_n and 8 not in by_n, f"5 ran, 6 and 8 refused: {sorted(by_n)}")
+    if {4, 5} <= set(by_n):
+        meets = [float(by_n[n]["time_to_train_s"]) <= 3.3 * 3600 for n in (4, 5)]
+        expected = "5 x cs2" if meets == [False, True] else None
+        check(expected is None or f"answer: smallest cluster: {expected}" in r.stdout,
+              f"the largest allowed size answers: {r.stdout[-400:]}")
+
+    # 7. --resume refuses rows made with other overrides, another seq_len or other steps.
+    small = ["--num-csx", "1,2", "--batch-size", "64", "-q"]
+    res = os.path.join(d, "resume.csv")
+    expect(["sweep", scen, *small, "--csv", res, "--steps", "10"], 0)
+    expect(["sweep", scen, *small, "--csv", res, "--steps", "10", "--resume",
+            "--platform-override", "system.io_scale=4"], 2,
+           err_has=["has platform overrides '' where this sweep", "has 'system.io_scale=4'"])
+    expect(["sweep", scen, *small, "--csv", res, "--steps", "10", "--resume", "--seq-len", "1024"], 2,
+           err_has=["seq_len 2048"])
+    expect(["sweep", scen, *small, "--csv", res, "--steps", "20", "--resume"], 2,
+           err_has=["was run for 10 training steps, this sweep asks for 20"])
+    # A point cut short (its chosen row gone) is refused by merge and --resume.
+    with open(res, newline="") as f:
+        table = list(csv.reader(f))
+    head = table[0]
+    keep = [r for r in table[1:] if not (r[head.index("num_csx")] == "1" and r[head.index("chosen")] == "true")]
+    cut = os.path.join(d, "cut.csv")
+    with open(cut, "w", newline="") as f:
+        csv.writer(f, lineterminator="\n").writerows([head, *keep])
+    expect(["merge", cut, "-o", merged], 2, err_has=["no chosen row"])
+
+# 8. The README's "Questions csxsim answers": every `$ build/csxsim` command's output holds the
+# lines shown, in order ("..." skips; the elapsed time is not compared).
+import re
+import shlex
+import subprocess
+from clitest import CSXSIM
+
+readme = open("README.md").read()
+section = readme[readme.index("## Questions csxsim answers"):]
+section = section[:section.index("\n## ", 5)]
+blocks = re.findall(r"```\n(\$ build/csxsim .*?)```", section, re.S)
+check(len(blocks) >= 4, f"the section shows its commands ({len(blocks)} found)")
+norm = lambda line: re.sub(r"in [0-9.]+ s ->", "in T s ->", line.rstrip())
+with tempfile.TemporaryDirectory() as d:
+    for block in blocks:
+        lines = block.splitlines()
+        args = shlex.split(lines[0][2:])[1:]
+        args = [os.path.join(d, a) if a.endswith(".csv") else a for a in args]
+        out = subprocess.run([CSXSIM, *args], capture_output=True, text=True, timeout=600).stdout
+        got = [norm(l).replace(d + "/", "") for l in out.splitlines()]
+        pos = 0
+        for want in (norm(l) for l in lines[1:]):
+            if want == "...":
+                continue
+            while pos < len(got) and got[pos] != want:
+                pos += 1
+            check(pos < len(got), f"README: `{lines[0]}` prints {want!r}")
+            pos += 1
 
 finish()

@@ -11,7 +11,7 @@ import tempfile
 
 from ._csxsim import InfeasibleError, InputError, command
 
-__all__ = ["run", "sweep", "validate", "candidates", "describe", "Result", "InputError",
+__all__ = ["run", "sweep", "plan", "validate", "candidates", "describe", "Result", "InputError",
            "InfeasibleError"]
 
 
@@ -161,7 +161,7 @@ def sweep(scenario, *, num_csx, batch_size, micro_batch_size=None, platform=None
             *_flags(micro_batch_size=micro_batch_size, platform=platform, mode=mode,
                     compile_only=compile_only, steps=steps, tokens=tokens, sim_steps=sim_steps,
                     seq_len=seq_len, jobs=jobs, shard=shard),
-            *_overrides(platform_override), *_variants(variant), "--quiet"]
+            *_overrides(platform_override), *_variants(variant)]
     return _run_writing("sweep", args)
 
 

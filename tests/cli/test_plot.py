@@ -119,6 +119,10 @@ with tempfile.TemporaryDirectory() as d:
     r = subprocess.run(["tools/plot", data, "--batch-size", "999", "-o", os.path.join(d, "z.png")],
                        capture_output=True, text=True)
     check(r.returncode == 2 and not os.path.exists(os.path.join(d, "z.png")), "bad filter: exit 2, no file")
+    r = subprocess.run(["tools/plot", data, "--kind", "bogus", "-o", os.path.join(d, "k.png")],
+                       capture_output=True, text=True)
+    check(r.returncode == 2 and r.stderr.count("\n") == 1 and r.stderr.startswith("plot: error: argument --kind")
+          and "bogus" in r.stderr, f"bad kind: one line, exit 2: {r.returncode} {r.stderr!r}")
 
     out = os.path.join(d, "o.png")
     cases = {

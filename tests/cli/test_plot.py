@@ -61,6 +61,8 @@ for argv in json.load(sys.stdin):
         results.append({"exit": e.code, "stderr": err.getvalue()})
         continue
     fig.canvas.draw()
+    rnd = fig.canvas.get_renderer()
+    box = lambda a: [round(v, 1) for v in a.get_window_extent(rnd).extents]
     axes = []
     for ax in fig.axes:
         if not ax.get_visible():
@@ -75,10 +77,17 @@ for argv in json.load(sys.stdin):
                      "xticks": [t.get_text() for t in ax.get_xticklabels()],
                      "legend": [t.get_text() for t in leg.get_texts()] if leg else [],
                      "lines": [{"label": l.get_label(), "color": list(l.get_color()) if not isinstance(l.get_color(), str)
-                                else l.get_color(), "y": [float(v) for v in l.get_ydata()]} for l in ax.lines],
-                     "texts": [t.get_text() for t in ax.texts], "spans": spans})
+                                else l.get_color(), "y": [float(v) for v in l.get_ydata()],
+                                "style": str(l.get_linestyle()) + str(l.get_marker())} for l in ax.lines],
+                     "texts": [t.get_text() for t in ax.texts], "spans": spans,
+                     "text_boxes": [box(t) for t in ax.texts if t.get_text()],
+                     "title_box": box(ax.title) if ax.get_title() else None,
+                     "legend_box": box(leg) if leg else None})
     results.append({"exit": 0, "stderr": err.getvalue(), "suptitle": fig._suptitle.get_text() if fig._suptitle else "",
                     "legends": [t.get_text() for lg in fig.legends for t in lg.get_texts()], "axes": axes,
+                    "legend_boxes": [box(lg) for lg in fig.legends], "fig_texts": [t.get_text() for t in fig.texts],
+                    "suptitle_box": box(fig._suptitle) if fig._suptitle else None,
+                    "px": [fig.bbox.width, fig.bbox.height],
                     "size": [round(v * plot.DPI) for v in fig.get_size_inches()]})
 print(json.dumps(results))
 """
@@ -94,6 +103,15 @@ with tempfile.TemporaryDirectory() as d:
     bound_csv = write("bound.csv", table((1, 2), (64,), shares=True))
     multi = write("multi.csv", table((1, 2, 4), (64, 128), platforms=("cs2", "cs3+io2x")))
     many = write("many.csv", table((1, 2), range(16, 193, 16)))
+    six = ("cs2", "cs2+io2x", "cs2+slow", "cs3", "cs3+io2x", "cs3+slow")
+    multi6 = write("multi6.csv", table((1, 4, 16), (64, 128), platforms=six))
+    # bound names that alternate between candidates, the long ones wider than a candidate's slot
+    lines = table((1,), (64,), shares=True).splitlines()
+    for i in range(1, len(lines)):
+        if lines[i].endswith(("compute", "swarmx")):
+            lines[i] = lines[i].rsplit(",", 1)[0] + "," + (
+                "CS-X I/O = SwarmX level 1 = SwarmX level 2 = MemoryX link" if i % 2 else "step overhead")
+    bound_long = write("bound_long.csv", "\n".join(lines) + "\n")
 
     # Every kind through the command line, as before: a PNG of 1000 x 600.
     for kind, src in (("throughput", data), ("memory", data), ("scaling", data), ("heatmap", data),
@@ -119,6 +137,10 @@ with tempfile.TemporaryDirectory() as d:
     r = subprocess.run(["tools/plot", data, "--batch-size", "999", "-o", os.path.join(d, "z.png")],
                        capture_output=True, text=True)
     check(r.returncode == 2 and not os.path.exists(os.path.join(d, "z.png")), "bad filter: exit 2, no file")
+    r = subprocess.run(["tools/plot", data, "--kind", "bogus", "-o", os.path.join(d, "k.png")],
+                       capture_output=True, text=True)
+    check(r.returncode == 2 and r.stderr.count("\n") == 1 and r.stderr.startswith("plot: error: argument --kind")
+          and "bogus" in r.stderr, f"bad kind: one line, exit 2: {r.returncode} {r.stderr!r}")
 
     out = os.path.join(d, "o.png")
     cases = {
@@ -134,6 +156,10 @@ with tempfile.TemporaryDirectory() as d:
         "heatmap_multi": [multi, "-o", out, "--kind", "heatmap"],
         "bound": [bound_csv, "-o", out, "--kind", "bound", "--num-csx", "1"],
         "bound_old": [data, "-o", out, "--kind", "bound"],
+        "bound_long": [bound_long, "-o", out, "--kind", "bound"],
+        "tp_six": [multi6, "-o", out],
+        "scaling_six": [multi6, "-o", out, "--kind", "scaling"],
+        "heatmap_six": [multi6, "-o", out, "--kind", "heatmap"],
         "bad_batch": [data, "-o", out, "--batch-size", "64,999"],
         "bad_platform": [multi, "-o", out, "--platform", "cs9"],
         "bad_num": [data, "-o", out, "--kind", "memory", "--num-csx", "3"],
@@ -217,6 +243,41 @@ with tempfile.TemporaryDirectory() as d:
     check("num_csx 1" in f["suptitle"], f"bound: {f['suptitle']}")
     b = res.get("bound_old", {})
     check(b.get("exit") == 2 and "compute_share" in b.get("stderr", ""), f"bound_old: {b}")
+
+    # Many platforms: the legend and titles inside the figure, the figure title clear of the panel
+    # titles, no two lines of a panel alike (colour, linestyle and marker), each platform keyed once.
+    def inside(b, f, what):
+        check(b is None or (b[0] >= -1 and b[1] >= -1 and b[2] <= f["px"][0] + 1 and b[3] <= f["px"][1] + 1),
+              f"{what}: {b} outside the figure {f['px']}")
+
+    def overlap(a, b):
+        return a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]
+
+    for name in ("tp_six", "scaling_six", "heatmap_six", "tp_multi", "scaling_many", "bound_long"):
+        f = fig(name)
+        for b in f.get("legend_boxes", []) + [a["legend_box"] for a in f["axes"]]:
+            inside(b, f, f"{name}: legend")
+        for a in f["axes"]:
+            inside(a["title_box"], f, f"{name}: title {a['title']!r}")
+            if f["suptitle_box"] and a["title_box"]:
+                check(not overlap(f["suptitle_box"], a["title_box"]), f"{name}: figure title over {a['title']!r}")
+            drawn = [json.dumps([ln["color"], ln["style"]]) for ln in data_lines(a)]
+            check(len(drawn) == len(set(drawn)), f"{name}: two lines alike in {a['title']!r}")
+    f = fig("tp_six")
+    check(all(f["legends"].count(p) == 1 for p in six) and "num_csx 16" in f["legends"], f"tp_six: legend {f['legends']}")
+    check(all(len(data_lines(a)) == 18 for a in f["axes"]), "tp_six: 18 lines a panel")
+    f = fig("scaling_six")
+    check(f["axes"] and len(f["axes"][0]["lines"]) == 12, "scaling_six: no ideal line per series beyond four")
+    f = fig("bound_long")
+    a = f["axes"][0] if f["axes"] else {"text_boxes": []}
+    tb = a["text_boxes"]
+    check(len(tb) > 4 and not any(overlap(tb[i], tb[j]) for i in range(len(tb)) for j in range(i)),
+          f"bound_long: labels overlap: {tb}")
+    for b in tb:
+        inside(b, f, "bound_long: label")
+    foot = " ".join(f["fig_texts"]).replace("\n", " ")
+    check(all(s in foot for s in ("I/O = CS-X I/O", "SXn = SwarmX level n", "MemoryX = MemoryX link",
+                                  "overhead = step overhead")), f"bound_long: footnote {foot!r}")
 
     # Unknown filter values: exit 2 naming the option, the value and the values present.
     for name, has in (("bad_batch", ["--batch-size 999", "values present: 64, 128"]),

@@ -5,19 +5,23 @@
 #include <charconv>
 #include <cmath>
 #include <map>
+#include <optional>
 
 #include "common/errors.hpp"
 
 namespace csx::cli {
 namespace {
 
-// Splits "2.5d" into 2.5 and "d"; nullopt when the text does not start with a number.
-bool split_number(const std::string& text, double& value, std::string& suffix) {
+// A positive number followed by one of `units` (its multiplier), finite once multiplied;
+// nullopt otherwise.
+std::optional<double> scaled(const std::string& text, const std::map<std::string, double>& units) {
   const char* end = text.data() + text.size();
-  const auto [ptr, ec] = std::from_chars(text.data(), end, value);
-  if (ec != std::errc() || ptr == text.data()) return false;
-  suffix.assign(ptr, end);
-  return std::isfinite(value);
+  double v = 0;
+  const auto [ptr, ec] = std::from_chars(text.data(), end, v);
+  if (ec != std::errc() || ptr == text.data() || !(v > 0)) return std::nullopt;
+  const auto unit = units.find(std::string(ptr, end));
+  if (unit == units.end() || !std::isfinite(v * unit->second)) return std::nullopt;
+  return v * unit->second;
 }
 
 }  // namespace
@@ -26,27 +30,19 @@ double parse_amount(const std::string& text, const std::string& flag) {
   static const std::map<std::string, double> scale{{"", 1},     {"K", 1e3},  {"k", 1e3},
                                                    {"M", 1e6},  {"B", 1e9},  {"G", 1e9},
                                                    {"T", 1e12}};
-  double v = 0;
-  std::string suffix;
-  if (!split_number(text, v, suffix) || !scale.count(suffix) || v <= 0 ||
-      !std::isfinite(v * scale.at(suffix)))
-    throw InputError(fmt::format(
-        "{} {}: expected a positive number, optionally with K, M, B or T (e.g. 1e12, 300B)", flag,
-        text));
-  return v * scale.at(suffix);
+  if (const auto v = scaled(text, scale)) return *v;
+  throw InputError(fmt::format(
+      "{} {}: expected a positive number, optionally with K, M, B or T (e.g. 1e12, 300B)", flag,
+      text));
 }
 
 double parse_duration_s(const std::string& text, const std::string& flag) {
   static const std::map<std::string, double> unit{{"s", 1},       {"m", 60},   {"min", 60},
                                                   {"h", 3600},    {"d", 86400}, {"w", 604800}};
-  double v = 0;
-  std::string suffix;
-  if (!split_number(text, v, suffix) || !unit.count(suffix) || v <= 0 ||
-      !std::isfinite(v * unit.at(suffix)))
-    throw InputError(fmt::format(
-        "{} {}: expected a positive duration with a unit s, min, h, d or w (e.g. 7d, 36h)", flag,
-        text));
-  return v * unit.at(suffix);
+  if (const auto v = scaled(text, unit)) return *v;
+  throw InputError(fmt::format(
+      "{} {}: expected a positive duration with a unit s, min, h, d or w (e.g. 7d, 36h)", flag,
+      text));
 }
 
 std::string human_duration(double s) {

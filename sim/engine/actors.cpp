@@ -26,6 +26,23 @@ std::uint64_t weight_bytes(const StepSchedule& S, const WeightTransfer& w) {
   return static_cast<std::uint64_t>(S.chunks(w.layer)) * S.weight_chunk_bytes(w.layer, w.backward);
 }
 
+// "stream block.3 fwd mb 2": a weight transfer's event name.
+std::string transfer_name(const Context& ctx, const char* what, const WeightTransfer& w) {
+  return fmt::format("{} {} {} mb {}", what, layer_name(ctx, w.layer), pass_name(w.backward),
+                     w.microbatch);
+}
+
+// A weight transfer's trace arguments; `level` (SwarmX) when positive.
+plan::TraceArgs transfer_args(const Context& ctx, const WeightTransfer& w, std::int64_t step,
+                              std::int64_t level = 0) {
+  plan::TraceArgs args{{"layer", layer_name(ctx, w.layer)},
+                       {"pass", pass_name(w.backward)},
+                       {"microbatch", w.microbatch},
+                       {"step", step}};
+  if (level > 0) args.emplace_back("level", level);
+  return args;
+}
+
 }  // namespace
 
 Context::Context(const StepSchedule& schedule, const SwarmxTree& t) : sched(schedule), tree(t) {
@@ -99,14 +116,8 @@ void memoryx_streamer(Context& ctx) {
         if (first_start < 0) first_start = comm->get_start_time();
       }
       if (ctx.tracing())
-        ctx.trace_transfer("memoryx stream",
-                           fmt::format("stream {} {} mb {}", layer_name(ctx, w.layer),
-                                       pass_name(w.backward), w.microbatch),
-                           "weight streaming", first_start, weight_bytes(S, w),
-                           {{"layer", layer_name(ctx, w.layer)},
-                            {"pass", pass_name(w.backward)},
-                            {"microbatch", w.microbatch},
-                            {"step", step}});
+        ctx.trace_transfer("memoryx stream", transfer_name(ctx, "stream", w), "weight streaming",
+                           first_start, weight_bytes(S, w), transfer_args(ctx, w, step));
     }
   }
 }
@@ -196,14 +207,8 @@ void swarmx_broadcast(Context& ctx, std::int64_t node) {
     }
     if (traced)
       ctx.trace_transfer(fmt::format("swarmx level {} broadcast", n.level),
-                         fmt::format("broadcast {} {} mb {}", layer_name(ctx, w.layer),
-                                     pass_name(w.backward), w.microbatch),
-                         "broadcast", received, weight_bytes(S, w),
-                         {{"layer", layer_name(ctx, w.layer)},
-                          {"pass", pass_name(w.backward)},
-                          {"microbatch", w.microbatch},
-                          {"step", t / per_step},
-                          {"level", n.level}});
+                         transfer_name(ctx, "broadcast", w), "broadcast", received,
+                         weight_bytes(S, w), transfer_args(ctx, w, t / per_step, n.level));
   }
 }
 

@@ -149,8 +149,8 @@ struct Errors {
 std::string check_measurements(const std::vector<Entry>& entries, const std::string& group,
                                const std::string& reference, const Overrides& base) {
   if (entries.empty()) return "";
-  fmt::print("{}\n{:<18} {:<5} {:>3} {:>6} {:>5} {:>11} {:>12} {:>8} {:>17}  {}\n", group, "entry",
-             "plat", "N", "batch", "MBS", "measured/s", "simulated/s", "error", "bound", "release");
+  fmt::print("{}\n{:<18} {:<5} {:>3} {:>6} {:>5} {:>11} {:>12} {:>8}  {:<8} {}\n", group, "entry",
+             "plat", "N", "batch", "MBS", "measured/s", "simulated/s", "error", "release", "bound");
   std::string rows;
   Errors errs;
   for (const auto& e : entries) {
@@ -158,14 +158,14 @@ std::string check_measurements(const std::vector<Entry>& entries, const std::str
     const auto& c = r.outcome.rows[*r.outcome.chosen];
     const double err = 100 * (c.samples_per_s / e.samples_per_s - 1);
     errs.add(err, e.name);
-    fmt::print("{:<18} {:<5} {:>3} {:>6} {:>5} {:>11.2f} {:>12.2f} {:>+7.1f}% {:>17}  {}\n", e.name,
+    fmt::print("{:<18} {:<5} {:>3} {:>6} {:>5} {:>11.2f} {:>12.2f} {:>+7.1f}%  {:<8} {}\n", e.name,
                e.platform, e.num_csx, e.batch_size, c.micro_batch_size, e.samples_per_s,
-               c.samples_per_s, err, c.sim.bound, e.release);
+               c.samples_per_s, err, e.release, c.sim.bound);
     rows += fmt::format("{},{},{},{},{},{},{},{},{},{},{},{}\n", io::csv_field(e.name),
                         io::csv_field(group.substr(0, group.find(' '))), io::csv_field(e.model),
                         e.platform, e.num_csx, e.batch_size, c.micro_batch_size,
                         io::csv_number(e.samples_per_s), io::csv_number(c.samples_per_s),
-                        io::csv_number(err), c.sim.bound, io::csv_field(e.release));
+                        io::csv_number(err), io::csv_field(c.sim.bound), io::csv_field(e.release));
   }
   fmt::print("MAPE {:.1f}% over {} entries; largest error {:+.1f}% ({})\n\n",
              errs.sum_abs / static_cast<double>(errs.n), errs.n, errs.worst, errs.worst_name);

@@ -30,8 +30,8 @@ std::tuple<int, long, long> track_rank(const std::string& track) {
 
 nlohmann::ordered_json args_json(const plan::TraceArgs& args) {
   auto out = nlohmann::ordered_json::object();
-  for (const auto& [key, value] : args)
-    std::visit([&out, &key](const auto& v) { out[key] = v; }, value);
+  for (const auto& arg : args)  // not a structured binding: clang 14 cannot capture one
+    std::visit([&out, &arg](const auto& v) { out[arg.first] = v; }, arg.second);
   return out;
 }
 

@@ -32,14 +32,19 @@ with tempfile.TemporaryDirectory() as d:
         check(int(m.group(1)) >= 120, "every Model Zoo preset is checked")
     check("preference gpt3-xl-528-prefers-88: MBS 88 ranks" in r.stdout, "GPT-3 XL 88 ranked")
 
-    # Out-of-sample: each current-release run predicted by a fit without it.
-    r = expect(["validate", "--cross-validate"], 0, out_has=["leave-one-out MAPE"], timeout=900)
-    errs = [float(e) for e in re.findall(r"^\S+\s+[0-9.]+\s+[0-9.]+\s+([+-][0-9.]+)%", r.stdout, re.M)]
-    check(len(errs) == 12, f"{len(errs)} leave-one-out predictions")
-    loo = float(re.search(r"leave-one-out MAPE ([0-9.]+)%", r.stdout).group(1))
-    check(loo <= 10, f"leave-one-out MAPE {loo}% > 10%")
-    check(errs and max(abs(e) for e in errs) <= 20, f"a leave-one-out error beyond 20%: {errs}")
-    check(abs(sum(abs(e) for e in errs) / max(1, len(errs)) - loo) < 0.06, "printed MAPE matches")
+    # Out-of-sample: each current-release run predicted by a fit without it. The sanitizer pass
+    # skips it: the fit repeats validate's own code paths hundreds of times (about 4 min under
+    # AddressSanitizer); the plain build runs it.
+    if os.environ.get("CSXSIM_SANITIZED"):
+        print("note: --cross-validate skipped in the sanitizer build")
+    else:
+        r = expect(["validate", "--cross-validate"], 0, out_has=["leave-one-out MAPE"], timeout=900)
+        errs = [float(e) for e in re.findall(r"^\S+\s+[0-9.]+\s+[0-9.]+\s+([+-][0-9.]+)%", r.stdout, re.M)]
+        check(len(errs) == 12, f"{len(errs)} leave-one-out predictions")
+        loo = float(re.search(r"leave-one-out MAPE ([0-9.]+)%", r.stdout).group(1))
+        check(loo <= 10, f"leave-one-out MAPE {loo}% > 10%")
+        check(errs and max(abs(e) for e in errs) <= 20, f"a leave-one-out error beyond 20%: {errs}")
+        check(abs(sum(abs(e) for e in errs) / max(1, len(errs)) - loo) < 0.06, "printed MAPE matches")
 
     # Overrides reach the model: a slower wafer shows up as a large error.
     r = expect(["validate", "--measurements-only", "--only-platform", "cs2", "--platform-override",

@@ -46,7 +46,9 @@ double parse_duration_s(const std::string& text, const std::string& flag) {
 }
 
 std::string human_duration(double s) {
+  if (s < 60) return fmt::format("{:.1f} s", s);
   if (s < 3600) return fmt::format("{:.1f} min", s / 60);
+  if (s > 1e6 * 86400) return fmt::format("{:.3g} days", s / 86400);
   if (s < 2 * 86400) return fmt::format("{:.2f} h", s / 3600);
   return fmt::format("{:.2f} days", s / 86400);
 }

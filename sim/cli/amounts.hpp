@@ -13,7 +13,7 @@ namespace csx::cli {
 // "2.5d". Throws InputError naming `flag` (no unit, unknown unit, not positive).
 [[nodiscard]] double parse_duration_s(const std::string& text, const std::string& flag);
 
-// Seconds as a person reads them: "42.0 min", "5.31 h", "6.42 days".
+// Seconds as a person reads them: "12.5 s", "42.0 min", "5.31 h", "6.42 days", "3.2e+08 days".
 [[nodiscard]] std::string human_duration(double seconds);
 
 }  // namespace csx::cli

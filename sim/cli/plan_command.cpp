@@ -165,6 +165,7 @@ int plan_command(const Args& args) {
        "largest num_csx the deadline search tries (default: the platform's largest cluster)")
       ("batch-size", po::value<std::string>(), "global batch sizes (list; default: the file's)")
       ("micro-batch-size", po::value<std::string>(), "auto | explore | none | INT | MIN:MAX")
+      ("compile-only", "compile-only mode (required by explore)")
       ("platform", po::value<std::string>(), "cs2 | cs3 | platform file, or a list: cs2,cs3")
       ("seq-len", po::value<std::string>(), "sequence length override (tokens)")
       ("platform-override", po::value<std::vector<std::string>>()->composing(),

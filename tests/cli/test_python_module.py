@@ -212,4 +212,20 @@ except Exception as e:  # noqa: BLE001  (any failure of the session is the test'
 check("refused: --micro-batch-size" in out.getvalue(), f"README session output:\n{out.getvalue()}")
 
 shutil.rmtree(tmp)
+# Wrong Python types are InputErrors with the option named, never a raw TypeError.
+for kwargs, needle in ((dict(platform_override=5), "platform_override = 5"),
+                       (dict(num_csx=True), "num_csx = True"),
+                       (dict(compile_only="no"), "compile_only = 'no': expected True or False")):
+    try:
+        csxsim.run("scenarios/gpt3_xl_4x_cs2.yaml", **kwargs)
+        check(False, f"{kwargs}: no error")
+    except csxsim.InputError as e:
+        check(needle in str(e), f"{kwargs}: {e}")
+try:
+    csxsim.sweep("scenarios/gpt3_xl_4x_cs2.yaml", num_csx=1, batch_size=64,
+                 variant={"a": {"system.io_scale": "2,calibration.step_overhead_s=0.3"}})
+    check(False, "a variant value smuggling a second key: no error")
+except csxsim.InputError as e:
+    check("a value holds no ',' or '='" in str(e), str(e))
+
 finish()

@@ -44,7 +44,10 @@ class Result:
 
     def to_pandas(self):
         """The records as a pandas DataFrame, one column per CSV column (needs pandas)."""
-        import pandas
+        try:
+            import pandas
+        except ImportError as e:
+            raise ImportError("Result.to_pandas() needs pandas (Debian python3-pandas)") from e
         return pandas.DataFrame.from_records(self.records, columns=self.columns)
 
     def __len__(self):
@@ -54,27 +57,51 @@ class Result:
         return f"<csxsim.Result: {len(self.records)} records from {self.inputs.get('command')}>"
 
 
-def _text(value):
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    return str(value)
+# Options that are bare flags (True sets them); every other option takes a value.
+_SWITCHES = {"compile_only", "measurements_only"}
 
 
-def _list(value):
+def _text(value, what):
+    """One option value as the CLI's text: a str, a path, an int or a float (no bool, no NUL)."""
+    if isinstance(value, os.PathLike):
+        value = os.fspath(value)
+    if isinstance(value, bool) or not isinstance(value, (str, int, float)):
+        raise InputError(f"{what} = {value!r}: expected a string or a number, not {type(value).__name__}")
+    text = str(value)
+    if "\0" in text:
+        raise InputError(f"{what} = {text!r}: contains a NUL character")
+    return text
+
+
+def _list(value, what):
     """A sweep list: "1:16:x2", "1,2,4", an int or a sequence of ints."""
     if isinstance(value, (list, tuple, range)):
-        return ",".join(str(v) for v in value)
-    return str(value)
+        return ",".join(_text(v, what) for v in value)
+    return _text(value, what)
+
+
+def _pairs(value, what):
+    """{"KEY": value} or ["KEY=VALUE", ...] -> ["KEY=VALUE", ...]; a value may not hold , or =."""
+    if isinstance(value, dict):
+        out = []
+        for key, v in value.items():
+            text = _text(v, f"{what}[{key!r}]")
+            if "," in text or "=" in text:
+                raise InputError(f"{what}[{key!r}] = {text!r}: a value holds no ',' or '='")
+            out.append(f"{_text(key, what)}={text}")
+        return out
+    if isinstance(value, (list, tuple)):
+        return [_text(kv, what) for kv in value]
+    raise InputError(f"{what} = {value!r}: expected a dict of KEY: value or a list of 'KEY=VALUE'")
 
 
 def _overrides(value):
     """platform_override: {"KEY": value} or ["KEY=VALUE", ...] -> repeated flags."""
     if value is None:
         return []
-    pairs = value.items() if isinstance(value, dict) else [(kv, None) for kv in value]
     args = []
-    for key, v in pairs:
-        args += ["--platform-override", key if v is None else f"{key}={_text(v)}"]
+    for kv in _pairs(value, "platform_override"):
+        args += ["--platform-override", kv]
     return args
 
 
@@ -83,22 +110,34 @@ def _variants(value):
     if value is None:
         return []
     if isinstance(value, dict):
-        value = [name + ":" + ",".join(f"{k}={_text(v)}" for k, v in kv.items())
+        value = [_text(name, "variant") + ":" + ",".join(_pairs(kv, f"variant[{name!r}]"))
                  for name, kv in value.items()]
+    elif not isinstance(value, (list, tuple)):
+        raise InputError(f"variant = {value!r}: expected a dict of NAME: {{KEY: value}} or a list")
     args = []
     for v in value:
-        args += ["--variant", v]
+        args += ["--variant", _text(v, "variant")]
     return args
 
 
+def _platforms(value):
+    """platform: a name, a file, or a list of them."""
+    return _list(value, "platform") if isinstance(value, (list, tuple)) else value
+
+
 def _flags(**options):
-    """Keyword arguments as the CLI's flags: num_csx=4 -> --num-csx 4; True -> the bare flag."""
+    """Keyword arguments as the CLI's flags: num_csx=4 -> --num-csx 4; switches take True."""
     args = []
     for key, value in options.items():
-        if value is None or value is False:
+        if value is None:
             continue
         flag = "--" + key.replace("_", "-")
-        args += [flag] if value is True else [flag, _text(value)]
+        if key in _SWITCHES:
+            if not isinstance(value, bool):
+                raise InputError(f"{key} = {value!r}: expected True or False")
+            args += [flag] if value else []
+        else:
+            args += [flag, _text(value, key)]
     return args
 
 
@@ -136,7 +175,7 @@ def run(scenario, *, num_csx=None, batch_size=None, micro_batch_size=None, platf
     "cs2" | "cs3" | a file; mode "train" | "eval" | "train_and_eval"; platform_override
     {"KEY": value} or ["[P:]KEY=VALUE"]; trace: a path for the Chrome trace JSON.
     """
-    args = [str(scenario), *_flags(num_csx=num_csx, batch_size=batch_size,
+    args = [_text(scenario, "scenario"), *_flags(num_csx=num_csx, batch_size=batch_size,
                                    micro_batch_size=micro_batch_size, platform=platform,
                                    mode=mode, compile_only=compile_only, steps=steps,
                                    tokens=tokens, sim_steps=sim_steps, seq_len=seq_len, jobs=jobs,
@@ -155,9 +194,9 @@ def sweep(scenario, *, num_csx, batch_size, micro_batch_size=None, platform=None
     {"io2x": {"system.io_scale": 2}} or ["io2x:system.io_scale=2"].
     jobs: grid points at once (forked processes, as the CLI); shard: "I/N".
     """
-    if isinstance(platform, (list, tuple)):
-        platform = ",".join(platform)
-    args = [str(scenario), "--num-csx", _list(num_csx), "--batch-size", _list(batch_size),
+    platform = _platforms(platform)
+    args = [_text(scenario, "scenario"), "--num-csx", _list(num_csx, "num_csx"),
+            "--batch-size", _list(batch_size, "batch_size"),
             *_flags(micro_batch_size=micro_batch_size, platform=platform, mode=mode,
                     compile_only=compile_only, steps=steps, tokens=tokens, sim_steps=sim_steps,
                     seq_len=seq_len, jobs=jobs, shard=shard),
@@ -171,11 +210,10 @@ def plan(model, *, tokens, deadline=None, num_csx=None, batch_size=None, micro_b
     """csxsim plan: the smallest num_csx that trains `tokens` within `deadline` ("7d", "36h"),
     or the time to train on the clusters `num_csx`; returns a Result (every evaluated candidate;
     .text holds the table and the answer lines)."""
-    if isinstance(platform, (list, tuple)):
-        platform = ",".join(platform)
-    args = [str(model), *_flags(tokens=tokens, deadline=deadline,
-                                num_csx=None if num_csx is None else _list(num_csx),
-                                batch_size=None if batch_size is None else _list(batch_size),
+    platform = _platforms(platform)
+    args = [_text(model, "model"), *_flags(tokens=tokens, deadline=deadline,
+                                num_csx=None if num_csx is None else _list(num_csx, "num_csx"),
+                                batch_size=None if batch_size is None else _list(batch_size, "batch_size"),
                                 micro_batch_size=micro_batch_size, platform=platform,
                                 max_num_csx=max_num_csx, seq_len=seq_len, jobs=jobs),
             *_overrides(platform_override), *_variants(variant)]
@@ -201,5 +239,5 @@ def candidates(*, batch_size, num_csx, micro_batch_size=None):
 
 def describe(model, *, platform=None, seq_len=None):
     """csxsim describe --json: a model (file or models/ name) on a platform, as a dict."""
-    args = [str(model), *_flags(platform=platform, seq_len=seq_len), "--json"]
+    args = [_text(model, "model"), *_flags(platform=platform, seq_len=seq_len), "--json"]
     return json.loads(command("describe", args)[1])

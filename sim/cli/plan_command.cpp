@@ -196,16 +196,9 @@ int plan_command(const Args& args) {
         "train on those clusters)");
   if (vm->count("max-num-csx") && !vm->count("deadline"))
     throw InputError("--max-num-csx bounds the --deadline search; with --num-csx it does nothing");
-  const std::string csv = vm->count("csv") ? (*vm)["csv"].as<std::string>() : "";
-  if (vm->count("csv") && csv.empty()) throw InputError("--csv '': an empty file name");
-  if (vm->count("json") && (*vm)["json"].as<std::string>().empty())
-    throw InputError("--json '': an empty file name");
-  const std::string json = vm->count("json") ? (*vm)["json"].as<std::string>() : "";
   const std::string model_path = resolve_model_path(model_arg);
-  if (!csv.empty()) io::check_output_path(csv, "--csv", {model_path});
-  if (!json.empty()) io::check_output_path(json, "--json", {model_path});
-  if (!csv.empty() && !json.empty() && same_path(csv, json))
-    throw InputError(fmt::format("--csv and --json name the same file {}", csv));
+  auto out = output_paths(*vm, {"csv", "json"}, {model_path});
+  const std::string &csv = out["csv"], &json = out["json"];
   const double deadline_s =
       vm->count("deadline") ? parse_duration_s((*vm)["deadline"].as<std::string>(), "--deadline")
                             : kNever;

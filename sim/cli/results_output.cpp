@@ -2,6 +2,8 @@
 #include "cli/results_output.hpp"
 
 #include <fmt/format.h>
+#include <filesystem>
+#include "common/errors.hpp"
 
 #include "report/csv_reader.hpp"
 #include "report/atomic_file.hpp"
@@ -9,6 +11,36 @@
 #include "report/results_json.hpp"
 
 namespace csx::cli {
+
+namespace {
+
+// True when a and b name one file, also spelled differently and not yet created.
+bool same_path(const std::string& a, const std::string& b) {
+  namespace fs = std::filesystem;
+  std::error_code ec1, ec2;
+  const auto ca = fs::weakly_canonical(fs::absolute(a, ec1), ec1);
+  const auto cb = fs::weakly_canonical(fs::absolute(b, ec2), ec2);
+  return a == b || (!ec1 && !ec2 && ca == cb);
+}
+
+}  // namespace
+
+std::map<std::string, std::string> output_paths(const po::variables_map& vm,
+                                                const std::vector<std::string>& flags,
+                                                const std::vector<std::string>& inputs) {
+  std::map<std::string, std::string> paths;
+  std::vector<std::string> given;  // flags given, in order
+  for (const auto& f : flags) {
+    paths[f] = vm.count(f) ? vm[f].as<std::string>() : "";
+    if (!vm.count(f)) continue;
+    for (const auto& earlier : given)
+      if (same_path(paths[earlier], paths[f]))
+        throw InputError(fmt::format("--{} and --{} name the same file {}", earlier, f, paths[f]));
+    io::check_output_path(paths[f], "--" + f, inputs);
+    given.push_back(f);
+  }
+  return paths;
+}
 
 std::string run_csv_text(const std::vector<PassResult>& results) {
   std::string text = io::csv_header();

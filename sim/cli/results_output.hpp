@@ -3,9 +3,11 @@
 #pragma once
 
 #include <nlohmann/json.hpp>
+#include <map>
 #include <string>
 #include <vector>
 
+#include "cli/options.hpp"
 #include "cli/run_job.hpp"
 
 namespace csx::cli {
@@ -34,9 +36,12 @@ namespace csx::cli {
                                                   const std::vector<std::int64_t>& batch_sizes,
                                                   std::pair<std::int64_t, std::int64_t> shard);
 
-// True when a and b name one file, also spelled differently and not yet created
-// (run_command.cpp).
-[[nodiscard]] bool same_path(const std::string& a, const std::string& b);
+// The output files of `flags` (e.g. {"csv", "json"}) as given, "" for a flag not given. Each
+// given one passes io::check_output_path against `inputs` (an empty name is refused) and no two
+// name one file. Throws InputError naming the flags.
+[[nodiscard]] std::map<std::string, std::string> output_paths(
+    const po::variables_map& vm, const std::vector<std::string>& flags,
+    const std::vector<std::string>& inputs);
 
 // Writes the JSON twin of `csv_text` (a header line and rows) to `path` atomically (README,
 // "JSON output"). Throws InputError when the file cannot be written.

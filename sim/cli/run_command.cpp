@@ -78,15 +78,6 @@ Overrides read_overrides(const po::variables_map& vm, bool grid) {
   return o;
 }
 
-// True when a and b name one file, also spelled differently and not yet created.
-bool same_path(const std::string& a, const std::string& b) {
-  namespace fs = std::filesystem;
-  std::error_code ec1, ec2;
-  const auto ca = fs::weakly_canonical(fs::absolute(a, ec1), ec1);
-  const auto cb = fs::weakly_canonical(fs::absolute(b, ec2), ec2);
-  return a == b || (!ec1 && !ec2 && ca == cb);
-}
-
 // The chosen candidate's timeline, recorded by the simulation that produced its row.
 void write_trace(const std::string& path, const Job& job, const PassResult& r) {
   const auto& chosen = r.outcome.rows[*r.outcome.chosen];
@@ -139,19 +130,9 @@ int run_command(const Args& args) {
   pos.add("scenario", 1);
   const auto vm = parse_options(args, "csxsim run SCENARIO [options]", desc, &pos);
   if (!vm) return 0;
-  const bool want_csv = vm->count("csv") > 0, want_trace = vm->count("trace") > 0;
-  const std::string csv = want_csv ? (*vm)["csv"].as<std::string>() : "";
-  const std::string trace = want_trace ? (*vm)["trace"].as<std::string>() : "";
-  if (want_csv && want_trace && same_path(csv, trace))
-    throw InputError(fmt::format("--csv and --trace name the same file {}", csv));
-  const std::string json = vm->count("json") ? (*vm)["json"].as<std::string>() : "";
-  if (vm->count("json") && json.empty()) throw InputError("--json '': an empty file name");
-  if (!json.empty() &&
-      ((want_csv && same_path(csv, json)) || (want_trace && same_path(trace, json))))
-    throw InputError(fmt::format("--json {} names the file of --csv or --trace", json));
-  if (!json.empty()) io::check_output_path(json, "--json", {scenario_file});
-  if (want_csv) io::check_output_path(csv, "--csv", {scenario_file});
-  if (want_trace) io::check_output_path(trace, "--trace", {scenario_file});
+  auto out = output_paths(*vm, {"csv", "trace", "json"}, {scenario_file});
+  const std::string &csv = out["csv"], &trace = out["trace"], &json = out["json"];
+  const bool want_csv = !csv.empty(), want_trace = !trace.empty();
   const auto overrides = read_overrides(*vm);
   if (overrides.platform && overrides.platform->find(',') != std::string::npos)
     throw InputError(fmt::format(

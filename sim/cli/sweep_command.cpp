@@ -266,12 +266,7 @@ int sweep_command(const Args& args) {
     throw InputError(
         "sweep needs --num-csx LIST and --batch-size LIST (e.g. 1:16:x2 and "
         "264,528)");
-  io::check_output_path(csv, "--csv", {scenario_file});
-  const std::string json = vm->count("json") ? (*vm)["json"].as<std::string>() : "";
-  if (vm->count("json") && json.empty()) throw InputError("--json '': an empty file name");
-  if (!json.empty() && same_path(csv, json))
-    throw InputError(fmt::format("--csv and --json name the same file {}", csv));
-  if (!json.empty()) io::check_output_path(json, "--json", {scenario_file});
+  const std::string json = output_paths(*vm, {"csv", "json"}, {scenario_file})["json"];
   const auto num_csx = io::parse_value_list((*vm)["num-csx"].as<std::string>(), "--num-csx");
   const auto batches = io::parse_value_list((*vm)["batch-size"].as<std::string>(), "--batch-size");
   const std::int64_t jobs = read_jobs(*vm, "grid points").value_or(1);

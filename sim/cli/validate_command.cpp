@@ -384,14 +384,9 @@ int validate_command(const Args& args) {
                         other));
     return cross_validate(reference);
   }
-  const bool want_csv = vm->count("csv") > 0;
-  const std::string csv = want_csv ? (*vm)["csv"].as<std::string>() : "";
-  if (want_csv) io::check_output_path(csv, "--csv", {reference});
-  const std::string json = vm->count("json") ? (*vm)["json"].as<std::string>() : "";
-  if (vm->count("json") && json.empty()) throw InputError("--json '': an empty file name");
-  if (!json.empty() && want_csv && same_path(csv, json))
-    throw InputError(fmt::format("--csv and --json name the same file {}", csv));
-  if (!json.empty()) io::check_output_path(json, "--json", {reference});
+  auto out = output_paths(*vm, {"csv", "json"}, {reference});
+  const std::string &csv = out["csv"], &json = out["json"];
+  const bool want_csv = !csv.empty();
   Overrides base;
   if (vm->count("platform-override"))
     for (const auto& kv : (*vm)["platform-override"].as<std::vector<std::string>>()) {

@@ -32,7 +32,8 @@ void check_output_path(const std::string& given, const std::string& flag,
                        const std::vector<std::string>& inputs) {
   namespace fs = std::filesystem;
   std::error_code ec;
-  if (given.empty()) throw InputError(fmt::format("{}: the output path is empty", flag));
+  if (given.empty())
+    throw InputError(fmt::format("{} '': an empty file name (the output path is empty)", flag));
   const std::string path = real_target(given);
   if (fs::is_directory(path, ec))
     throw InputError(fmt::format("{} {}: is a directory, expected a file path", flag, given));

@@ -104,7 +104,7 @@ run("run", SCENARIO, "--platform-override", "calibration.step_overhead_s=0.2", "
     "-q")
 check(open(again).read() == open(cli_json).read(), "run --json: same input, same bytes")
 for flags, says in [(["--json", os.path.join(tmp, "no-such-dir", "x.json")], "--json"),
-                    (["--csv", again, "--json", again], "names the file")]:
+                    (["--csv", again, "--json", again], "--csv and --json name the same file")]:
     e_cli = run("run", SCENARIO, *flags)
     check(e_cli.returncode == 2 and says in e_cli.stderr,
           f"csxsim run {flags}: status {e_cli.returncode}, {e_cli.stderr!r}")

@@ -4,13 +4,13 @@
 #include <fmt/format.h>
 #include <charconv>
 #include <cmath>
-#include <filesystem>
 #include <fstream>
 #include <limits>
 #include <map>
 
 #include "common/did_you_mean.hpp"
 #include "common/errors.hpp"
+#include "common/input_file.hpp"
 #include "common/whole_number.hpp"
 
 namespace csx::io {
@@ -97,16 +97,7 @@ void apply_merge_keys(YAML::Node n, Walk& walk, int depth) {
 }  // namespace
 
 YAML::Node load_yaml_file(const std::string& path) {
-  namespace fs = std::filesystem;
-  std::error_code ec;
-  if (!fs::exists(path, ec)) throw InputError(fmt::format("{}: no such file", path));
-  if (fs::is_directory(path, ec))
-    throw InputError(fmt::format("{}: is a directory, expected a YAML file", path));
-  if (!fs::is_regular_file(path, ec))
-    throw InputError(fmt::format("{}: is not a regular file", path));
-  if (fs::file_size(path, ec) > kMaxFileBytes)
-    throw InputError(
-        fmt::format("{}: larger than {} MiB, not a csxsim input", path, kMaxFileBytes >> 20));
+  check_input_file(path, "YAML", kMaxFileBytes);
   std::vector<YAML::Node> docs;
   try {
     docs = YAML::LoadAllFromFile(path);

@@ -3,12 +3,12 @@
 
 #include <csv.h>
 #include <fmt/format.h>
-#include <filesystem>
 #include <fstream>
 #include <memory>
 #include <sstream>
 
 #include "common/errors.hpp"
+#include "common/input_file.hpp"
 
 namespace csx::io {
 namespace {
@@ -47,17 +47,8 @@ std::vector<std::vector<std::string>> parse_csv(const std::string& text, const s
 }
 
 std::vector<std::vector<std::string>> read_csv_file(const std::string& path) {
-  namespace fs = std::filesystem;
-  std::error_code ec;
-  if (!fs::exists(path, ec)) throw InputError(fmt::format("{}: no such file", path));
-  if (fs::is_directory(path, ec))
-    throw InputError(fmt::format("{}: is a directory, expected a CSV file", path));
-  if (!fs::is_regular_file(path, ec))
-    throw InputError(fmt::format("{}: is not a regular file", path));
   // A sweep of 100,000 points of 50 candidates is about 2 GB; beyond, not a csxsim CSV.
-  constexpr std::uintmax_t kMaxBytes = std::uintmax_t{4} << 30;
-  if (fs::file_size(path, ec) > kMaxBytes)
-    throw InputError(fmt::format("{}: larger than 4 GiB, not a csxsim CSV", path));
+  check_input_file(path, "CSV", std::uintmax_t{4} << 30);
   std::ifstream in(path, std::ios::binary);
   if (!in) throw InputError(fmt::format("{}: cannot be read", path));
   std::ostringstream text;

@@ -1,0 +1,24 @@
+// Input file checks.
+#include "common/input_file.hpp"
+
+#include <fmt/format.h>
+#include <filesystem>
+
+#include "common/errors.hpp"
+
+namespace csx {
+
+void check_input_file(const std::string& path, const std::string& kind, std::uintmax_t max_bytes) {
+  namespace fs = std::filesystem;
+  std::error_code ec;
+  if (!fs::exists(path, ec)) throw InputError(fmt::format("{}: no such file", path));
+  if (fs::is_directory(path, ec))
+    throw InputError(fmt::format("{}: is a directory, expected a {} file", path, kind));
+  if (!fs::is_regular_file(path, ec))
+    throw InputError(fmt::format("{}: is not a regular file", path));
+  if (fs::file_size(path, ec) > max_bytes)
+    throw InputError(fmt::format("{}: larger than {} MiB, not a csxsim {} file", path,
+                                 max_bytes >> 20, kind));
+}
+
+}  // namespace csx

@@ -90,14 +90,44 @@ const std::vector<Param>& params() {
 
 const std::vector<std::string> kSections{"name", "system", "swarmx", "memoryx", "calibration"};
 
+// The keys that take one of a few words, all in `calibration`.
+struct Choice {
+  const char* key;
+  std::vector<std::string> values;
+  const char* meaning;
+  std::string (*get)(const PlatformSpec&);
+  void (*put)(PlatformSpec&, const std::string&);
+};
+
+const std::vector<Choice>& choices() {
+  static const std::vector<Choice> table{
+      {"activation_policy",
+       {"least_recompute", "store_all"},
+       "least_recompute (keep what fits, recompute the rest) or store_all",
+       [](const PlatformSpec& s) -> std::string {
+         return s.store_all_activations ? "store_all" : "least_recompute";
+       },
+       [](PlatformSpec& s, const std::string& v) { s.store_all_activations = v == "store_all"; }},
+      {"gradient_accumulation",
+       {"memoryx", "wafer"},
+       "memoryx (every microbatch's gradients leave the wafer) or wafer",
+       [](const PlatformSpec& s) -> std::string {
+         return s.gradient_accumulation == GradientAccumulation::kWafer ? "wafer" : "memoryx";
+       },
+       [](PlatformSpec& s, const std::string& v) {
+         s.gradient_accumulation =
+             v == "wafer" ? GradientAccumulation::kWafer : GradientAccumulation::kMemoryX;
+       }},
+  };
+  return table;
+}
+
 std::vector<std::string> keys_of(const std::string& section) {
   std::vector<std::string> keys;
   for (const auto& p : params())
     if (section == p.section) keys.emplace_back(p.key);
-  if (section == "calibration") {
-    keys.emplace_back("activation_policy");
-    keys.emplace_back("gradient_accumulation");
-  }
+  if (section == "calibration")
+    for (const auto& c : choices()) keys.emplace_back(c.key);
   return keys;
 }
 
@@ -115,16 +145,9 @@ void set(PlatformSpec& spec, const Param& p, const io::Block& b) {
   }
 }
 
-void set_policy(PlatformSpec& spec, const io::Block& b) {
+void set_choices(PlatformSpec& spec, const io::Block& b) {
   // Absent keys keep the current value, so an override of one leaves the other alone.
-  const bool wafer = spec.gradient_accumulation == GradientAccumulation::kWafer;
-  spec.store_all_activations =
-      b.get_choice("activation_policy", {"least_recompute", "store_all"},
-                   spec.store_all_activations ? "store_all" : "least_recompute") == "store_all";
-  spec.gradient_accumulation = b.get_choice("gradient_accumulation", {"memoryx", "wafer"},
-                                            wafer ? "wafer" : "memoryx") == "wafer"
-                                   ? GradientAccumulation::kWafer
-                                   : GradientAccumulation::kMemoryX;
+  for (const auto& c : choices()) c.put(spec, b.get_choice(c.key, c.values, c.get(spec)));
 }
 
 }  // namespace
@@ -167,7 +190,7 @@ PlatformSpec read_platform_unchecked(const YAML::Node& root_node, const std::str
     b.require_known_keys(keys_of(section));
     for (const auto& p : params())
       if (std::string(p.section) == section) set(spec, p, b);
-    if (std::string(section) == "calibration") set_policy(spec, b);
+    if (std::string(section) == "calibration") set_choices(spec, b);
   }
   return spec;
 }
@@ -176,9 +199,7 @@ void override_parameter(PlatformSpec& spec, const std::string& key, const std::s
                         const std::string& flag) {
   const auto dot = key.find('.');
   std::vector<std::string> all;
-  for (const auto& p : params()) all.push_back(std::string(p.section) + "." + p.key);
-  all.emplace_back("calibration.activation_policy");
-  all.emplace_back("calibration.gradient_accumulation");
+  for (const auto& k : platform_keys()) all.push_back(k.key);
   if (dot == std::string::npos || std::find(all.begin(), all.end(), key) == all.end())
     throw InputError(fmt::format("{} {}={}: unknown key{}", flag, key, value,
                                  did_you_mean(key, all)));
@@ -187,7 +208,7 @@ void override_parameter(PlatformSpec& spec, const std::string& key, const std::s
   const io::Block b(flag, key.substr(0, dot), n);
   for (const auto& p : params())
     if (std::string(p.section) + "." + p.key == key) return set(spec, p, b);
-  set_policy(spec, b);
+  set_choices(spec, b);
 }
 
 Overrides overrides_for(const std::string& name, const Overrides& overrides) {
@@ -221,10 +242,8 @@ std::vector<KeyInfo> platform_keys() {
   std::vector<KeyInfo> keys;
   for (const auto& p : params())
     keys.push_back({std::string(p.section) + "." + p.key, p.unit, p.meaning, p.min, p.max});
-  keys.push_back({"calibration.activation_policy", "choice",
-                  "least_recompute (keep what fits, recompute the rest) or store_all", 0, 0});
-  keys.push_back({"calibration.gradient_accumulation", "choice",
-                  "memoryx (every microbatch's gradients leave the wafer) or wafer", 0, 0});
+  for (const auto& c : choices())
+    keys.push_back({std::string("calibration.") + c.key, "choice", c.meaning, 0, 0});
   return keys;
 }
 
@@ -235,10 +254,8 @@ std::string parameter_value(const PlatformSpec& spec, const std::string& key) {
       return fmt::format("{:g}", spec.*std::get<double PlatformSpec::*>(p.field));
     return std::to_string(spec.*std::get<std::int64_t PlatformSpec::*>(p.field));
   }
-  if (key == "calibration.activation_policy")
-    return spec.store_all_activations ? "store_all" : "least_recompute";
-  if (key == "calibration.gradient_accumulation")
-    return spec.gradient_accumulation == GradientAccumulation::kWafer ? "wafer" : "memoryx";
+  for (const auto& c : choices())
+    if (std::string("calibration.") + c.key == key) return c.get(spec);
   throw InputError(fmt::format("unknown platform key {}", key));
 }
 

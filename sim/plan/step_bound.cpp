@@ -8,6 +8,14 @@
 #include "plan/swarmx_tree.hpp"
 
 namespace csx::plan {
+namespace {
+
+// Bytes one step moves over every link of the path, each way: weights down (every pass of
+// every microbatch) and gradients up. Every link carries all of them (broadcast and reduce).
+struct StepTraffic {
+  double weight_bytes = 0;
+  double gradient_bytes = 0;
+};
 
 StepTraffic step_traffic(const SimulationInput& input) {
   const StepSchedule schedule(input);
@@ -23,6 +31,9 @@ StepTraffic step_traffic(const SimulationInput& input) {
                              static_cast<double>(std::max<std::int64_t>(1, schedule.num_layers()));
   return {(forward + (schedule.train() ? backward : 0.0)) * k, grads * grad_passes};
 }
+
+}  // namespace
+
 
 std::vector<ResourceBusy> resource_busy(const SimulationResult& r) {
   std::vector<ResourceBusy> out{{"compute", r.compute_time_s}, {"CS-X I/O", r.csx_io_busy_s}};

@@ -10,14 +10,6 @@
 
 namespace csx::plan {
 
-// Bytes one step moves over every link of the path, each way: weights down (every pass of
-// every microbatch) and gradients up. Every link carries all of them (broadcast and reduce).
-struct StepTraffic {
-  double weight_bytes = 0;
-  double gradient_bytes = 0;
-};
-[[nodiscard]] StepTraffic step_traffic(const SimulationInput& input);
-
 // One resource and its busy seconds in a step.
 struct ResourceBusy {
   std::string name;  // "compute", "CS-X I/O", "SwarmX level L", "MemoryX link", "optimizer",

@@ -27,9 +27,8 @@ std::optional<double> scaled(const std::string& text, const std::map<std::string
 }  // namespace
 
 double parse_amount(const std::string& text, const std::string& flag) {
-  static const std::map<std::string, double> scale{{"", 1},     {"K", 1e3},  {"k", 1e3},
-                                                   {"M", 1e6},  {"B", 1e9},  {"G", 1e9},
-                                                   {"T", 1e12}};
+  static const std::map<std::string, double> scale{{"", 1},    {"K", 1e3}, {"k", 1e3}, {"M", 1e6},
+                                                   {"B", 1e9}, {"G", 1e9}, {"T", 1e12}};
   if (const auto v = scaled(text, scale)) return *v;
   throw InputError(fmt::format(
       "{} {}: expected a positive number, optionally with K, M, B or T (e.g. 1e12, 300B)", flag,
@@ -37,8 +36,8 @@ double parse_amount(const std::string& text, const std::string& flag) {
 }
 
 double parse_duration_s(const std::string& text, const std::string& flag) {
-  static const std::map<std::string, double> unit{{"s", 1},       {"m", 60},   {"min", 60},
-                                                  {"h", 3600},    {"d", 86400}, {"w", 604800}};
+  static const std::map<std::string, double> unit{{"s", 1},    {"m", 60},    {"min", 60},
+                                                  {"h", 3600}, {"d", 86400}, {"w", 604800}};
   if (const auto v = scaled(text, unit)) return *v;
   throw InputError(fmt::format(
       "{} {}: expected a positive duration with a unit s, min, h, d or w (e.g. 7d, 36h)", flag,

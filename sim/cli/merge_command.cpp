@@ -15,8 +15,8 @@ int merge_command(const Args& args) {
   std::vector<std::string> inputs;
   std::string output;
   desc.add_options()("inputs", po::value(&inputs)->required()->multitoken(),
-                     "sweep shards, run or plan CSVs")(
-      "output,o", po::value(&output)->required(), "merged CSV");
+                     "sweep shards, run or plan CSVs")("output,o", po::value(&output)->required(),
+                                                       "merged CSV");
   po::positional_options_description pos;
   pos.add("inputs", -1);
   const auto vm = parse_options(args, "csxsim merge A.csv B.csv ... -o ALL.csv", desc, &pos);

@@ -21,11 +21,11 @@ std::optional<po::variables_map> parse_options(
   po::variables_map vm;
   static const po::positional_options_description none;
   // No guessing of abbreviated options: `--mode` must not be read as `--model`.
-  auto parser = po::command_line_parser(args)
-                    .options(desc)
-                    .positional(positional ? *positional : none)
-                    .style(po::command_line_style::default_style &
-                           ~po::command_line_style::allow_guessing);
+  auto parser =
+      po::command_line_parser(args)
+          .options(desc)
+          .positional(positional ? *positional : none)
+          .style(po::command_line_style::default_style & ~po::command_line_style::allow_guessing);
   try {
     po::store(parser.run(), vm);
   } catch (const po::unknown_option& e) {

@@ -31,14 +31,15 @@ struct Evaluation {
   std::int64_t tokens_per_step = 0;
   double time_s = kNever;  // time to train; infinite when nothing fits or a rule refuses
   const search::CandidateResult* chosen = nullptr;
-  std::string why_not;  // a rule's refusal or why nothing fits
+  std::string why_not;   // a rule's refusal or why nothing fits
   bool refused = false;  // a rule refuses this cluster (e.g. MBS above the per-system batch)
   PassResult result;
 };
 
 class Planner {
  public:
-  Planner(const io::Scenario& scenario, int processes) : scenario_(scenario), processes_(processes) {}
+  Planner(const io::Scenario& scenario, int processes)
+      : scenario_(scenario), processes_(processes) {}
 
   const Evaluation& evaluate(const Overrides& setup, const std::string& label, std::int64_t n,
                              std::int64_t b) {
@@ -64,8 +65,8 @@ class Planner {
         }
       }
       if (!e.chosen)
-        e.why_not = e.result.outcome.rows.empty() ? "nothing fits"
-                                                  : e.result.outcome.rows.back().reason;
+        e.why_not =
+            e.result.outcome.rows.empty() ? "nothing fits" : e.result.outcome.rows.back().reason;
     } catch (const RuleError& err) {
       e.why_not = err.what();
       e.refused = true;
@@ -128,9 +129,8 @@ void print_table(const Planner& planner, double deadline_s) {
              "time_to_train", std::isfinite(deadline_s) ? "meets deadline" : "");
   for (const auto& [key, e] : planner.evaluations()) {
     if (!e.chosen) {
-      fmt::print("{:<16} {:>10} {:>8} {:>6} {:>15} {:>10} {:>12} {:>11} {:>14}  {}\n",
-                 key.platform, key.batch_size, key.num_csx, "-", "-", "-", "-", "-", "-",
-                 e.why_not);
+      fmt::print("{:<16} {:>10} {:>8} {:>6} {:>15} {:>10} {:>12} {:>11} {:>14}  {}\n", key.platform,
+                 key.batch_size, key.num_csx, "-", "-", "-", "-", "-", "-", e.why_not);
       continue;
     }
     fmt::print("{:<16} {:>10} {:>8} {:>6} {:>15} {:>10} {:>12.4f} {:>11.2f} {:>14}  {}\n",
@@ -241,20 +241,19 @@ int plan_command(const Args& args) {
             if (key.platform == label && key.batch_size == b && e.chosen &&
                 (!fastest || e.time_s < fastest->time_s))
               fastest = &e;
-          answers.push_back(fmt::format(
-              "{}, batch_size {}: no num_csx up to {} meets {}{}", label, b, limit,
-              human_duration(deadline_s),
-              fastest ? "; the fastest evaluated: " + summary(*fastest)
-                      : "; nothing evaluated runs (the table says why)"));
+          answers.push_back(fmt::format("{}, batch_size {}: no num_csx up to {} meets {}{}", label,
+                                        b, limit, human_duration(deadline_s),
+                                        fastest ? "; the fastest evaluated: " + summary(*fastest)
+                                                : "; nothing evaluated runs (the table says why)"));
           continue;
         }
         const auto& e = planner.evaluate(setup.overrides, label, *n, b);
         std::string why = "one system suffices";
         if (*n > 1) {
           const auto& smaller = planner.evaluate(setup.overrides, label, *n - 1, b);
-          why = smaller.chosen ? fmt::format("{} would take {}", *n - 1,
-                                             human_duration(smaller.time_s))
-                               : fmt::format("{}: {}", *n - 1, smaller.why_not);
+          why = smaller.chosen
+                    ? fmt::format("{} would take {}", *n - 1, human_duration(smaller.time_s))
+                    : fmt::format("{}: {}", *n - 1, smaller.why_not);
         }
         answers.push_back(fmt::format("{}, batch_size {}: {}, within {}; {}", label, b, summary(e),
                                       human_duration(deadline_s), why));
@@ -264,9 +263,9 @@ int plan_command(const Args& args) {
       } else {
         for (const auto n : clusters) {
           const auto& e = planner.evaluate(setup.overrides, label, n, b);
-          answers.push_back(e.chosen ? fmt::format("{}, batch_size {}: {}", label, b, summary(e))
-                                     : fmt::format("{}, batch_size {}, num_csx {}: {}", label, b,
-                                                   n, e.why_not));
+          answers.push_back(
+              e.chosen ? fmt::format("{}, batch_size {}: {}", label, b, summary(e))
+                       : fmt::format("{}, batch_size {}, num_csx {}: {}", label, b, n, e.why_not));
           if (e.chosen && (!best || e.time_s < best->time_s)) best = &e;
         }
       }
@@ -274,8 +273,8 @@ int plan_command(const Args& args) {
   }
   // Every cluster refused by a rule is bad input (exit 2, no file), as in run.
   const auto& evals = planner.evaluations();
-  if (!evals.empty() && std::all_of(evals.begin(), evals.end(),
-                                    [](const auto& kv) { return kv.second.refused; }))
+  if (!evals.empty() &&
+      std::all_of(evals.begin(), evals.end(), [](const auto& kv) { return kv.second.refused; }))
     throw RuleError(fmt::format("every cluster considered is refused; first: {}",
                                 evals.begin()->second.why_not));
   if (!csv.empty()) io::write_file_atomically(csv, planner.rows().render());
@@ -299,9 +298,8 @@ int plan_command(const Args& args) {
                                         human_duration(deadline_s)));
     throw InfeasibleError("nothing fits on any cluster considered");
   }
-  fmt::print("answer: {}\n", with_deadline
-                                 ? fmt::format("smallest cluster: {}", summary(*best))
-                                 : fmt::format("fastest: {}", summary(*best)));
+  fmt::print("answer: {}\n", with_deadline ? fmt::format("smallest cluster: {}", summary(*best))
+                                           : fmt::format("fastest: {}", summary(*best)));
   return 0;
 }
 

@@ -29,8 +29,8 @@ int platform_command(const Args& args) {
   for (const auto& k : platform::platform_keys()) {
     std::string line = fmt::format("{:<42} {:<13}", k.key, k.unit);
     for (const auto& s : specs) line += fmt::format(" {:>15}", platform::parameter_value(s, k.key));
-    const auto bounds = k.min == 0 && k.max == 0 ? std::string("-")
-                                                 : fmt::format("{:g}..{:g}", k.min, k.max);
+    const auto bounds =
+        k.min == 0 && k.max == 0 ? std::string("-") : fmt::format("{:g}..{:g}", k.min, k.max);
     fmt::print("{} {:<13} {}\n", line, bounds, k.meaning);
   }
   fmt::print(

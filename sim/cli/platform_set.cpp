@@ -34,10 +34,10 @@ Variant parse_variant(const std::string& text, const std::vector<std::string>& p
   const auto colon = text.find(':');
   Variant v{text.substr(0, std::min(colon, text.size())), {}};
   const auto word = [](char c) { return std::isalnum(static_cast<unsigned char>(c)) != 0; };
-  const bool good_name =
-      !v.name.empty() && v.name.size() <= kMaxName && word(v.name.front()) &&
-      std::all_of(v.name.begin(), v.name.end(),
-                  [&](char c) { return word(c) || c == '_' || c == '-' || c == '.'; });
+  const bool good_name = !v.name.empty() && v.name.size() <= kMaxName && word(v.name.front()) &&
+                         std::all_of(v.name.begin(), v.name.end(), [&](char c) {
+                           return word(c) || c == '_' || c == '-' || c == '.';
+                         });
   if (colon == std::string::npos || !good_name)
     throw InputError(fmt::format(
         "--variant '{}': expected NAME:KEY=VALUE[,KEY=VALUE...], NAME of up to {} letters, "

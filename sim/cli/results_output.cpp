@@ -5,8 +5,8 @@
 #include <filesystem>
 #include "common/errors.hpp"
 
-#include "report/csv_reader.hpp"
 #include "report/atomic_file.hpp"
+#include "report/csv_reader.hpp"
 #include "report/results_csv.hpp"
 #include "report/results_json.hpp"
 

@@ -2,8 +2,8 @@
 // that produced it. One code path for the CLI and the Python module.
 #pragma once
 
-#include <nlohmann/json.hpp>
 #include <map>
+#include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
 

@@ -82,12 +82,11 @@ Overrides read_overrides(const po::variables_map& vm, bool grid) {
 void write_trace(const std::string& path, const Job& job, const PassResult& r) {
   const auto& chosen = r.outcome.rows[*r.outcome.chosen];
   io::write_file_atomically(
-      path,
-      io::chrome_trace_json(
-          chosen.sim.trace,
-          fmt::format("{} on {} x {}, {} MBS {}; busy share of the step: {}", r.context.model,
-                      job.num_csx, job.platform_label, model::to_string(r.context.pass),
-                      chosen.micro_batch_size, busy_shares(chosen.sim))));
+      path, io::chrome_trace_json(
+                chosen.sim.trace,
+                fmt::format("{} on {} x {}, {} MBS {}; busy share of the step: {}", r.context.model,
+                            job.num_csx, job.platform_label, model::to_string(r.context.pass),
+                            chosen.micro_batch_size, busy_shares(chosen.sim))));
 }
 
 // --trace-systems LIST: indices 1 to num_csx - 1 (csx-0 is always shown), ascending, once each.

@@ -46,10 +46,8 @@ Job make_job(const io::Scenario& s, const Overrides& o, const std::string& data_
   }
   platform::apply_overrides(job.platform, o.platform_overrides, o.refuse_other_platform_overrides);
   job.platform_label = platform_label(job.platform.name, o.variant);
-  for (const auto& [key, value] :
-       platform::overrides_for(job.platform.name, o.platform_overrides))
-    job.overrides_text +=
-        fmt::format("{}{}={}", job.overrides_text.empty() ? "" : ";", key, value);
+  for (const auto& [key, value] : platform::overrides_for(job.platform.name, o.platform_overrides))
+    job.overrides_text += fmt::format("{}{}={}", job.overrides_text.empty() ? "" : ";", key, value);
   job.costs = model::layer_costs(s.model);
   job.num_csx_defaulted = !o.num_csx && !s.num_csx;
   job.num_csx = o.num_csx.value_or(s.num_csx.value_or(1));

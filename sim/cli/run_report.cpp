@@ -37,14 +37,15 @@ std::string versus(const search::CandidateResult& row, const search::CandidateRe
 
 std::string busy_shares(const plan::SimulationResult& r) {
   const auto pct = [&](double busy_s) { return 100 * busy_s / r.step_time_s; };
-  std::string text = fmt::format("compute {:.0f}%, CS-X I/O {:.0f}%", pct(r.compute_time_s),
-                                 pct(r.csx_io_busy_s));
+  std::string text =
+      fmt::format("compute {:.0f}%, CS-X I/O {:.0f}%", pct(r.compute_time_s), pct(r.csx_io_busy_s));
   for (std::size_t l = 0; l < r.swarmx_level_busy_s.size(); ++l)
     text += fmt::format(", SwarmX level {} {:.0f}%", l + 1, pct(r.swarmx_level_busy_s[l]));
-  return text + fmt::format(", MemoryX link {:.0f}%, optimizer {:.0f}%, step overhead {:.0f}% "
-                            "(bound: {})",
-                            pct(r.memoryx_link_busy_s), pct(r.optimizer_time_s),
-                            pct(r.step_overhead_s), r.bound);
+  return text + fmt::format(
+                    ", MemoryX link {:.0f}%, optimizer {:.0f}%, step overhead {:.0f}% "
+                    "(bound: {})",
+                    pct(r.memoryx_link_busy_s), pct(r.optimizer_time_s), pct(r.step_overhead_s),
+                    r.bound);
 }
 
 void print_job_header(std::FILE* out, const Job& job) {

@@ -9,8 +9,8 @@
 #include <map>
 #include <set>
 
-#include "cli/commands.hpp"
 #include "cli/amounts.hpp"
+#include "cli/commands.hpp"
 #include "cli/job_options.hpp"
 #include "cli/platform_set.hpp"
 #include "cli/results_output.hpp"
@@ -52,9 +52,9 @@ class Progress {
     if (!enabled_) return;
     const double elapsed = std::chrono::duration<double>(Clock::now() - start_).count();
     const std::size_t run_now = done > kept_ ? done - kept_ : 0;
-    const double eta = run_now > 0 ? elapsed / static_cast<double>(run_now) *
-                                         static_cast<double>(total_ - done)
-                                   : 0;
+    const double eta =
+        run_now > 0 ? elapsed / static_cast<double>(run_now) * static_cast<double>(total_ - done)
+                    : 0;
     const std::size_t width = 30, filled = total_ ? width * done / total_ : width;
     fmt::print(stderr, "\r[{}{}] {}/{} points  ETA {:02}:{:02}:{:02}  last: {}   ",
                std::string(filled, '#'), std::string(width - filled, '.'), done, total_,
@@ -97,10 +97,9 @@ std::map<PointKey, Job> grid_jobs(const io::Scenario& scenario,
     for (const auto n : num_csx)
       for (const auto b : batches) grid.emplace(PointKey{setup.label, n, b}, &setup.overrides);
   if (shard.second > static_cast<std::int64_t>(grid.size()))
-    throw InputError(fmt::format("--shard {}/{}: the grid has {} point{}, so at most {} shard{}",
-                                 shard.first, shard.second, grid.size(),
-                                 grid.size() == 1 ? "" : "s", grid.size(),
-                                 grid.size() == 1 ? "" : "s"));
+    throw InputError(fmt::format(
+        "--shard {}/{}: the grid has {} point{}, so at most {} shard{}", shard.first, shard.second,
+        grid.size(), grid.size() == 1 ? "" : "s", grid.size(), grid.size() == 1 ? "" : "s"));
   std::map<PointKey, Job> pending;
   std::string first_refusal;
   std::int64_t index = 0;
@@ -138,8 +137,8 @@ SweepTable resume(const std::string& csv, std::map<PointKey, Job>& pending) {
                       csv, describe(key)));
   if (!pending.empty()) {
     const Job& job = pending.begin()->second;
-    SweepIdentity id{job.scenario.model.label, std::to_string(job.scenario.model.seq_len), {}, {},
-                     {}};
+    SweepIdentity id{
+        job.scenario.model.label, std::to_string(job.scenario.model.seq_len), {}, {}, {}};
     for (const auto& p : job.passes) {
       id.requested.push_back(batching::to_string(p.setting));
       id.modes.emplace_back(model::to_string(p.pass));
@@ -148,17 +147,18 @@ SweepTable resume(const std::string& csv, std::map<PointKey, Job>& pending) {
     check_identity(table, id, csv);
     for (const auto& s : table.shards)
       if (s != job.shard)
-        throw InputError(fmt::format("{}: holds rows of shard '{}', this is shard '{}'", csv, s,
-                                     job.shard));
+        throw InputError(
+            fmt::format("{}: holds rows of shard '{}', this is shard '{}'", csv, s, job.shard));
     // Each kept point's training steps (from --steps, --tokens or the file) must be this run's.
     const auto steps = io::csv_column("steps"), mode = io::csv_column("mode");
     table.for_each_row([&](const PointKey& key, const std::vector<std::string>& f) {
       const auto& want = pending.at(key).training_steps;
       const std::string expected = want ? std::to_string(*want) : "";
       if (f[mode] == "train" && f[steps] != expected)
-        throw InputError(fmt::format(
-            "{}: point {} was run for {} training steps, this sweep asks for {}", csv,
-            describe(key), f[steps].empty() ? "no" : f[steps], expected.empty() ? "none" : expected));
+        throw InputError(
+            fmt::format("{}: point {} was run for {} training steps, this sweep asks for {}", csv,
+                        describe(key), f[steps].empty() ? "no" : f[steps],
+                        expected.empty() ? "none" : expected));
       return true;
     });
   }

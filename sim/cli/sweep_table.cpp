@@ -57,7 +57,9 @@ SweepTable read_results_csv(const std::string& path, bool clear_shard) {
     if (fields.size() != columns.size())
       throw InputError(fmt::format("{}: record {}: {} fields, expected {}", path, n + 1,
                                    fields.size(), columns.size()));
-    const auto where = [&](const char* what) { return fmt::format("{}: record {}: {}", path, n + 1, what); };
+    const auto where = [&](const char* what) {
+      return fmt::format("{}: record {}: {}", path, n + 1, what);
+    };
     const PointKey key{fields[kPlatform], csx::parse_whole(fields[kNumCsx], where("num_csx"), 1),
                        csx::parse_whole(fields[kBatch], where("batch_size"), 1)};
     if (!fields[kShard].empty()) try {
@@ -106,9 +108,9 @@ void check_shards_complete(const std::set<std::string>& shards) {
   }
   if (counts.empty()) return;
   if (counts.size() > 1 || unsharded)
-    throw InputError(fmt::format(
-        "the inputs mix shards of different sweeps ({}): merge the shards of one sweep",
-        fmt::join(shards, ", ")));
+    throw InputError(
+        fmt::format("the inputs mix shards of different sweeps ({}): merge the shards of one sweep",
+                    fmt::join(shards, ", ")));
   const auto n = *counts.begin();
   std::vector<std::string> missing;
   for (std::int64_t i = 0; i < n; ++i)
@@ -138,9 +140,8 @@ void check_identity(const SweepTable& t, SweepIdentity& id, const std::string& p
       throw InputError(fmt::format(
           "{}: point {} is from another sweep (model {}, seq_len {}, mode {}, micro_batch_size "
           "{}; expected {}, {}, {}, {})",
-          path, describe(key), f[kModel], f[kSeqLen], f[kMode], f[kRequested], id.model,
-          id.seq_len, fmt::join(id.modes, " and "),
-          id.requested.empty() ? "" : id.requested.front()));
+          path, describe(key), f[kModel], f[kSeqLen], f[kMode], f[kRequested], id.model, id.seq_len,
+          fmt::join(id.modes, " and "), id.requested.empty() ? "" : id.requested.front()));
     const auto [it, added] = id.overrides.emplace(key.platform, f[kOverrides]);
     if (it->second != f[kOverrides])
       throw InputError(fmt::format(

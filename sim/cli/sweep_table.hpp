@@ -39,8 +39,8 @@ struct SweepTable {
 struct SweepIdentity {
   std::string model;
   std::string seq_len;
-  std::vector<std::string> requested;  // one per pass (train, eval)
-  std::vector<std::string> modes;      // the passes: train, eval or both
+  std::vector<std::string> requested;            // one per pass (train, eval)
+  std::vector<std::string> modes;                // the passes: train, eval or both
   std::map<std::string, std::string> overrides;  // platform label -> overrides column
 };
 

@@ -17,8 +17,8 @@ void check_input_file(const std::string& path, const std::string& kind, std::uin
   if (!fs::is_regular_file(path, ec))
     throw InputError(fmt::format("{}: is not a regular file", path));
   if (fs::file_size(path, ec) > max_bytes)
-    throw InputError(fmt::format("{}: larger than {} MiB, not a csxsim {} file", path,
-                                 max_bytes >> 20, kind));
+    throw InputError(
+        fmt::format("{}: larger than {} MiB, not a csxsim {} file", path, max_bytes >> 20, kind));
 }
 
 }  // namespace csx

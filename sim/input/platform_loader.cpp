@@ -44,8 +44,8 @@ const std::vector<Param>& params() {
        "16-bit FMACs per core per cycle"},
       {"system", "io_ports", &PlatformSpec::io_ports, 1, 1e4, "ports",
        "100 GbE ports of a CS-X (and of each SwarmX link)"},
-      {"system", "io_port_bandwidth_Bps", &PlatformSpec::io_port_bandwidth_Bps, 1, 1e15,
-       "bytes/s", "bandwidth of one CS-X I/O port"},
+      {"system", "io_port_bandwidth_Bps", &PlatformSpec::io_port_bandwidth_Bps, 1, 1e15, "bytes/s",
+       "bandwidth of one CS-X I/O port"},
       {"system", "io_scale", &PlatformSpec::io_scale, 0.01, 1000, "factor",
        "\"N times the I/O\": scales every link of the weight path (CS-X I/O, SwarmX links, "
        "MemoryX link)",
@@ -54,12 +54,12 @@ const std::vector<Param>& params() {
        "largest num_csx"},
       {"swarmx", "fanout", &PlatformSpec::swarmx_fanout, 2, 1024, "children",
        "children of a SwarmX broadcast-reduce node"},
-      {"swarmx", "link_bandwidth_Bps", &PlatformSpec::swarmx_link_bandwidth_Bps, 1, 1e15,
-       "bytes/s", "bandwidth of one SwarmX port (a link has io_ports of them)"},
+      {"swarmx", "link_bandwidth_Bps", &PlatformSpec::swarmx_link_bandwidth_Bps, 1, 1e15, "bytes/s",
+       "bandwidth of one SwarmX port (a link has io_ports of them)"},
       {"memoryx", "capacity_bytes", &PlatformSpec::memoryx_capacity_bytes, 1, 1e20, "bytes",
        "weights and optimizer state MemoryX holds"},
-      {"memoryx", "bytes_per_parameter", &PlatformSpec::memoryx_bytes_per_parameter, 1, 64,
-       "bytes", "MemoryX bytes per parameter (mixed-precision Adam: 16)"},
+      {"memoryx", "bytes_per_parameter", &PlatformSpec::memoryx_bytes_per_parameter, 1, 64, "bytes",
+       "MemoryX bytes per parameter (mixed-precision Adam: 16)"},
       {"calibration", "memoryx_bandwidth_Bps", &PlatformSpec::memoryx_bandwidth_Bps, 1, 1e15,
        "bytes/s", "MemoryX link to the SwarmX root"},
       {"calibration", "optimizer_rate_params_per_s", &PlatformSpec::optimizer_rate_params_per_s, 1,
@@ -201,8 +201,8 @@ void override_parameter(PlatformSpec& spec, const std::string& key, const std::s
   std::vector<std::string> all;
   for (const auto& k : platform_keys()) all.push_back(k.key);
   if (dot == std::string::npos || std::find(all.begin(), all.end(), key) == all.end())
-    throw InputError(fmt::format("{} {}={}: unknown key{}", flag, key, value,
-                                 did_you_mean(key, all)));
+    throw InputError(
+        fmt::format("{} {}={}: unknown key{}", flag, key, value, did_you_mean(key, all)));
   YAML::Node n;
   n[key.substr(dot + 1)] = value;
   const io::Block b(flag, key.substr(0, dot), n);
@@ -229,10 +229,11 @@ void apply_overrides(PlatformSpec& p, const Overrides& overrides, bool refuse_ot
     for (const auto& [key, value] : overrides) {
       const auto colon = key.find(':');
       if (colon != std::string::npos && key.substr(0, colon) != p.name)
-        throw InputError(fmt::format("{} {}={}: this run's platform is '{}', not "
-                                     "'{}'{}",
-                                     flag, key, value, p.name, key.substr(0, colon),
-                                     did_you_mean(key.substr(0, colon), {p.name})));
+        throw InputError(
+            fmt::format("{} {}={}: this run's platform is '{}', not "
+                        "'{}'{}",
+                        flag, key, value, p.name, key.substr(0, colon),
+                        did_you_mean(key.substr(0, colon), {p.name})));
     }
   for (const auto& [key, value] : overrides_for(p.name, overrides))
     override_parameter(p, key, value, flag);

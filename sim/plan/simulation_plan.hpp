@@ -84,13 +84,13 @@ struct SimulationResult {
   // Busy seconds of each resource in the step (plan/step_bound): the kernels of the fullest
   // system, and each link of the weight path for its busier direction (weights down, gradients
   // up), and the optimizer. Set in the parent after the simulation.
-  double csx_io_busy_s = 0;                // a CS-X's external I/O (PlatformSpec::io_bandwidth_Bps)
+  double csx_io_busy_s = 0;  // a CS-X's external I/O (PlatformSpec::io_bandwidth_Bps)
   std::vector<double> swarmx_level_busy_s;  // the link from a level-L SwarmX node to its parent
-  double memoryx_link_busy_s = 0;          // MemoryX to the SwarmX root
+  double memoryx_link_busy_s = 0;           // MemoryX to the SwarmX root
   // The resource with the most busy time: "compute", "CS-X I/O", "SwarmX level L",
   // "MemoryX link" or "optimizer"; resources within 1 % of it are joined with " = ".
   std::string bound;
-  std::uint64_t activities = 0;      // executions and communications issued
+  std::uint64_t activities = 0;  // executions and communications issued
   // System 0 in the last step, per microbatch: start and end time (the end includes waiting for
   // the gradient buffer), seconds waiting for weights, kernel seconds.
   std::vector<double> microbatch_start_s, microbatch_end_s, microbatch_wait_s, microbatch_compute_s;

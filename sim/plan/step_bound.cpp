@@ -34,7 +34,6 @@ StepTraffic step_traffic(const SimulationInput& input) {
 
 }  // namespace
 
-
 std::vector<ResourceBusy> resource_busy(const SimulationResult& r) {
   std::vector<ResourceBusy> out{{"compute", r.compute_time_s}, {"CS-X I/O", r.csx_io_busy_s}};
   for (std::size_t l = 0; l < r.swarmx_level_busy_s.size(); ++l)
@@ -57,8 +56,8 @@ std::string bound_of(const std::vector<ResourceBusy>& busy) {
 void summarize(const SimulationInput& input, SimulationResult& r) {
   const auto& p = input.platform;
   const auto depth = build_swarmx_tree(input.plan.split.num_csx, p.swarmx_fanout).depth;
-  double slowest = std::min({p.memoryx_link_Bps(), p.io_bandwidth_Bps(), p.fabric_bandwidth_Bps,
-                             p.sram_bandwidth_Bps});
+  double slowest = std::min(
+      {p.memoryx_link_Bps(), p.io_bandwidth_Bps(), p.fabric_bandwidth_Bps, p.sram_bandwidth_Bps});
   if (depth > 1) slowest = std::min(slowest, p.swarmx_edge_Bps());
   const auto t = step_traffic(input);
   r.weight_stream_time_s = t.weight_bytes / slowest;

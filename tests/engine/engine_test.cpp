@@ -132,7 +132,7 @@ TEST(Engine, InfiniteComputeStepIsStreamingTime) {
   const double expected = 2 * k * L * (lambda + w / B) + 3 * lambda + w / B;
   EXPECT_LT(rel(r.step_time_s, expected), 1e-9) << r.step_time_s << " vs " << expected;
   EXPECT_LT(rel(r.weight_stream_time_s, 2 * k * L * w / B), 1e-9);  // busy time, no latency
-  EXPECT_EQ(r.bound, "MemoryX link");  // the only finite link
+  EXPECT_EQ(r.bound, "MemoryX link");                               // the only finite link
 }
 
 // Eval runs forward only: one third of training compute for the same MBS (backward = 2 x

@@ -25,6 +25,14 @@ TEXT = {"model", "platform", "overrides", "mode", "requested_micro_batch_size", 
         "activation_plan", "name", "group", "release"}
 
 
+def written(csv_path, json_path):
+    """The CSV text and the parsed JSON a command wrote."""
+    with open(csv_path, newline="") as f:
+        text = f.read()
+    with open(json_path) as f:
+        return text, json.load(f)
+
+
 def typed(column, field):
     if field == "":
         return None
@@ -147,10 +155,7 @@ grid = ["--num-csx", "1,2", "--batch-size", "264"]
 r_cli = run("sweep", "scenarios/gpt3_xl_1x_cs2.yaml", *grid, "--csv", sw_csv, "--json", sw_json,
             "-q")
 check(r_cli.returncode == 0, f"csxsim sweep: status {r_cli.returncode}\n{r_cli.stderr}")
-with open(sw_csv, newline="") as f:
-    sweep_text = f.read()
-with open(sw_json) as f:
-    doc = json.load(f)
+sweep_text, doc = written(sw_csv, sw_json)
 same_records("sweep --json", doc["records"], sweep_text)
 check(doc["inputs"]["num_csx"] == [1, 2] and doc["inputs"]["batch_size"] == [264]
       and doc["inputs"]["shard"] == "0/1", f"sweep --json inputs: {doc['inputs']}")
@@ -164,10 +169,7 @@ check(sorted(x["num_csx"] for x in s.chosen) == [1, 2], "one chosen row per grid
 v_csv, v_json = os.path.join(tmp, "validate.csv"), os.path.join(tmp, "validate.json")
 r_cli = run("validate", "--measurements-only", "--csv", v_csv, "--json", v_json)
 check(r_cli.returncode == 0, f"csxsim validate: status {r_cli.returncode}\n{r_cli.stderr}")
-with open(v_csv, newline="") as f:
-    v_text = f.read()
-with open(v_json) as f:
-    doc = json.load(f)
+v_text, doc = written(v_csv, v_json)
 same_records("validate --json", doc["records"], v_text)
 check(doc["units"]["error_pct"] == "%" and doc["units"]["simulated_samples_per_s"] == "samples/s",
       f"validate units: {doc['units']}")

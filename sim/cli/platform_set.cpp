@@ -9,6 +9,7 @@
 #include "common/did_you_mean.hpp"
 #include "common/errors.hpp"
 #include "input/platform_loader.hpp"
+#include "input/value_list.hpp"
 
 namespace csx::cli {
 namespace {
@@ -17,17 +18,6 @@ struct Variant {
   std::string name;
   std::vector<std::pair<std::string, std::string>> overrides;
 };
-
-std::vector<std::string> split(const std::string& text, char sep) {
-  std::vector<std::string> parts(1);
-  for (const char c : text) {
-    if (c == sep)
-      parts.emplace_back();
-    else
-      parts.back() += c;
-  }
-  return parts;
-}
 
 Variant parse_variant(const std::string& text, const std::vector<std::string>& platforms) {
   constexpr std::size_t kMaxName = 40;
@@ -47,7 +37,7 @@ Variant parse_variant(const std::string& text, const std::vector<std::string>& p
     throw InputError(fmt::format(
         "--variant '{}': {} is a platform, not a variant name; a variant is NAME:[{}:]KEY=VALUE",
         text, v.name, v.name));
-  for (const auto& kv : split(text.substr(colon + 1), ',')) {
+  for (const auto& kv : io::split(text.substr(colon + 1), ',')) {
     const auto eq = kv.find('=');
     if (eq == std::string::npos || eq == 0)
       throw InputError(fmt::format("--variant '{}': '{}' is not KEY=VALUE", text, kv));
@@ -74,7 +64,7 @@ std::vector<PlatformSetup> expand_platforms(const po::variables_map& vm, const O
                                             const std::string& data_dir) {
   std::vector<std::string> platforms{scenario_platform};
   if (base.platform) {
-    platforms = split(*base.platform, ',');
+    platforms = io::split(*base.platform, ',');
     for (const auto& p : platforms)
       if (p.empty())
         throw InputError(fmt::format("--platform {}: an empty name in the list", *base.platform));

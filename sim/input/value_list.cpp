@@ -1,4 +1,4 @@
-// Sweep value lists, shard specs and CSV record splitting.
+// Sweep value lists, shard specs, and splitting text at a separator.
 #include "input/value_list.hpp"
 
 #include <fmt/format.h>
@@ -19,6 +19,8 @@ std::int64_t whole(const std::string& text, const std::string& flag, const std::
   return parse_whole(text, fmt::format("{} {} (element)", flag, list), min);
 }
 
+}  // namespace
+
 std::vector<std::string> split(const std::string& s, char sep) {
   std::vector<std::string> parts;
   std::size_t start = 0;
@@ -29,8 +31,6 @@ std::vector<std::string> split(const std::string& s, char sep) {
     start = pos + 1;
   }
 }
-
-}  // namespace
 
 std::vector<std::int64_t> parse_value_list(const std::string& text, const std::string& flag) {
   std::vector<std::int64_t> out;

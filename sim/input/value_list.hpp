@@ -15,6 +15,9 @@ namespace csx::io {
 [[nodiscard]] std::vector<std::int64_t> parse_value_list(const std::string& text,
                                                          const std::string& flag);
 
+// The parts of `s` between the separators, empty ones kept ("a,,b" -> a, "", b; "" -> "").
+[[nodiscard]] std::vector<std::string> split(const std::string& s, char sep);
+
 // "I/N" -> {I, N}. Throws InputError unless N >= 1 and 0 <= I < N.
 [[nodiscard]] std::pair<std::int64_t, std::int64_t> parse_shard(const std::string& text);
 

@@ -149,7 +149,7 @@ struct Errors {
 std::string check_measurements(const std::vector<Entry>& entries, const std::string& group,
                                const std::string& reference, const Overrides& base) {
   if (entries.empty()) return "";
-  fmt::print("{}\n{:<18} {:<5} {:>3} {:>6} {:>5} {:>11} {:>12} {:>8}  {:<8} {}\n", group, "entry",
+  fmt::print("{}\n{:<18} {:<5} {:>3} {:>6} {:>5} {:>11} {:>12} {:>8}  {:<16} {}\n", group, "entry",
              "plat", "N", "batch", "MBS", "measured/s", "simulated/s", "error", "release", "bound");
   std::string rows;
   Errors errs;
@@ -158,7 +158,7 @@ std::string check_measurements(const std::vector<Entry>& entries, const std::str
     const auto& c = r.outcome.rows[*r.outcome.chosen];
     const double err = 100 * (c.samples_per_s / e.samples_per_s - 1);
     errs.add(err, e.name);
-    fmt::print("{:<18} {:<5} {:>3} {:>6} {:>5} {:>11.2f} {:>12.2f} {:>+7.1f}%  {:<8} {}\n", e.name,
+    fmt::print("{:<18} {:<5} {:>3} {:>6} {:>5} {:>11.2f} {:>12.2f} {:>+7.1f}%  {:<16} {}\n", e.name,
                e.platform, e.num_csx, e.batch_size, c.micro_batch_size, e.samples_per_s,
                c.samples_per_s, err, e.release, c.sim.bound);
     rows += fmt::format("{},{},{},{},{},{},{},{},{},{},{},{}\n", io::csv_field(e.name),

@@ -354,10 +354,10 @@ nlohmann::ordered_json validate_inputs(const std::string& reference, const po::v
 
 int validate_command(const Args& args) {
   po::options_description desc("validate options");
-  std::string reference = (fs::path(data_dir()) / "tests/data/measurements.yaml").string();
+  std::string reference = (fs::path(data_dir()) / "platforms/calibration/measurements.yaml").string();
   // clang-format off
   desc.add_options()
-      ("reference", po::value(&reference), "reference file (default tests/data/measurements.yaml)")
+      ("reference", po::value(&reference), "reference file (default platforms/calibration/measurements.yaml)")
       ("platform-override", po::value<std::vector<std::string>>()->composing(),
        "[PLATFORM:]KEY=VALUE, e.g. cs2:calibration.step_overhead_s=0.1 (repeatable)")
       ("csv", po::value<std::string>(), "write one row per measured run to this CSV file")

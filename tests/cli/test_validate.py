@@ -1,4 +1,4 @@
-"""`csxsim validate` on the reference data (tests/data/measurements.yaml): every recorded `auto`
+"""`csxsim validate` on the reference data (platforms/calibration/measurements.yaml): every recorded `auto`
 decision matches, every memory fact fits, older releases are reported apart, and
 `--cross-validate` predicts each current-release run from a fit that never saw it with a
 leave-one-out MAPE <= 10 % and no entry beyond 20 %. A change that breaks accuracy fails here."""

@@ -12,9 +12,33 @@ double simd_fill(const platform::PlatformSpec& p, double tokens) {
   return x / (x + p.dispatch_overhead_cycles);
 }
 
+double attention_fill(const platform::PlatformSpec& p, double head_dim) {
+  if (head_dim <= 0) return 1.0;
+  const double fmac_cycles = 2 * head_dim / static_cast<double>(p.simd_width);
+  return fmac_cycles / (fmac_cycles + p.softmax_cycles_per_score);
+}
+
 double kernel_time_s(const platform::PlatformSpec& p, double tokens, double flops) {
   if (flops <= 0 || tokens <= 0) return p.kernel_overhead_s;
   return flops / (p.peak_flops * p.compute_efficiency * simd_fill(p, tokens)) + p.kernel_overhead_s;
+}
+
+double reduction_fill(const platform::PlatformSpec& p, double input_features) {
+  if (input_features <= 0) return 1.0;
+  const double fmac_cycles =
+      input_features / (static_cast<double>(p.fabric_columns) * static_cast<double>(p.simd_width));
+  return fmac_cycles / (fmac_cycles + p.reduce_cycles_per_output);
+}
+
+double kernel_time_s(const platform::PlatformSpec& p, const Layer& layer, double tokens,
+                     double flops) {
+  double total = 0, equivalent = 0;
+  for (const auto& mm : layer.matmuls) {
+    total += mm.flops;
+    equivalent +=
+        mm.flops / (mm.head_dim > 0 ? attention_fill(p, mm.head_dim) : reduction_fill(p, mm.rows));
+  }
+  return kernel_time_s(p, tokens, total > 0 ? flops * equivalent / total : flops);
 }
 
 double pass_flops(const Layer& layer, double samples, bool backward, double recompute_passes) {

@@ -11,10 +11,25 @@
 //   simd_fill = x / (x + c)
 // Few tokens per microbatch leave the cores waiting on dispatch, and a CS-3 (8-wide FP16 SIMD
 // against 4-wide: Cerebras CS-3 announcement, 2024; The Next Platform, 2024-03-14) needs twice
-// the tokens for the same fill. A kernel's time is
-//   t = FLOP / (peak_flops x compute_efficiency x simd_fill) + kernel_overhead_s
-// where compute_efficiency (fitted per platform) is the share of peak the kernel reaches with
-// full lanes: cores that hold no work, pipeline bubbles, and non-matmul work.
+// the tokens for the same fill.
+//
+// Attention products (scores Q K^T and weighted values A V) stream no weights: per score a core
+// does 2 x head_dim multiply-adds, 2 d / simd_width cycles, plus s cycles of elementwise softmax
+// and mask work (`softmax_cycles_per_score`), so they run at
+//   attention_fill = (2 d / w) / (2 d / w + s)
+// of the matmul rate: narrow heads and wide SIMD spend more of their time in the softmax.
+//
+// A weight-streamed product of K input features splits them over the grid's fabric_columns;
+// per output a core does K / (columns x w) cycles of multiply-adds and sends and adds one
+// partial sum across the columns, r = `reduce_cycles_per_output` cycles (a 32-bit wavelet per
+// hop per cycle: Cerebras SDK, "A Conceptual View"), so it runs at
+//   reduction_fill = (K / (columns x w)) / (K / (columns x w) + r):
+// narrow layers and wide SIMD (CS-3 doubles the lanes, not the fabric) reduce more per FLOP.
+// A kernel's time is
+//   t = (F - F_att + F_att / attention_fill) / (peak_flops x compute_efficiency x simd_fill)
+//       + kernel_overhead_s
+// where compute_efficiency (fitted, one value for every platform) is the share of peak a
+// weight-streamed product reaches with full lanes: cores that hold no work, pipeline bubbles.
 #pragma once
 
 #include "model/layer_costs.hpp"
@@ -25,9 +40,22 @@ namespace csx::model {
 // Fraction of SIMD lanes doing work for a kernel over `tokens` tokens, in [0, 1); 0 for none.
 [[nodiscard]] double simd_fill(const platform::PlatformSpec& p, double tokens);
 
-// Seconds of a kernel of `flops` FLOP over `tokens` tokens. 0 FLOP (an embedding lookup, a
-// frozen layer's skipped backward) costs only kernel_overhead_s.
+// Rate of attention products against weight-streamed ones, in (0, 1]; 1 for head_dim <= 0.
+[[nodiscard]] double attention_fill(const platform::PlatformSpec& p, double head_dim);
+
+// Rate of a weight-streamed product of `input_features` (its contraction K) against one of
+// unbounded width, in (0, 1]: (K / (columns x w)) / (K / (columns x w) + r); 1 for K <= 0.
+[[nodiscard]] double reduction_fill(const platform::PlatformSpec& p, double input_features);
+
+// Seconds of a kernel of `flops` FLOP over `tokens` tokens, all of it weight-streamed products.
+// 0 FLOP (an embedding lookup, a frozen layer's skipped backward) costs only kernel_overhead_s.
 [[nodiscard]] double kernel_time_s(const platform::PlatformSpec& p, double tokens, double flops);
+
+// The same for a pass of `layer` of `flops` FLOP: each forward product's share of the layer's
+// FLOP (the same share in backward and recompute) runs at its attention_fill (attention
+// products) or reduction_fill (weight-streamed ones, by their input features).
+[[nodiscard]] double kernel_time_s(const platform::PlatformSpec& p, const Layer& layer,
+                                   double tokens, double flops);
 
 // FLOP of a layer pass for `samples` samples. Backward is `backward_factor` x forward, plus
 // `recompute_passes` forward passes of a trained block whose activations were not kept

@@ -35,16 +35,16 @@ std::vector<Matmul> block_matmuls(const Stack& st, double s, double w) {
                r = d(st.num_shared_experts);
   const double ffn_mats = st.gated_ffn ? 3.0 : 2.0;
   std::vector<Matmul> mm{{h, i + 2 * kv, 2 * s * h * (i + 2 * kv)},  // Q, K, V projections
-                         {i, s, 2 * 2 * s * w * i},                  // QK^T and attention x V
+                         {i, s, 2 * 2 * s * w * i, d(st.head_dim)},  // QK^T and attention x V
                          {i, h, 2 * s * i * h},                      // output projection
                          {h, f, (t + r) * ffn_mats * 2 * s * h * f}};
   if (e > 1) mm.push_back({h, e, 2 * s * h * e});  // router
   if (st.cross_attention_tokens > 0) {
     const double m = d(st.cross_attention_tokens);
-    mm.push_back({h, i, 2 * s * h * i});            // cross-attention Q
-    mm.push_back({h, 2 * kv, 2 * m * h * 2 * kv});  // K, V of the encoder output
-    mm.push_back({i, m, 2 * 2 * s * m * i});        // scores and weighted values
-    mm.push_back({i, h, 2 * s * i * h});            // output projection
+    mm.push_back({h, i, 2 * s * h * i});                      // cross-attention Q
+    mm.push_back({h, 2 * kv, 2 * m * h * 2 * kv});            // K, V of the encoder output
+    mm.push_back({i, m, 2 * 2 * s * m * i, d(st.head_dim)});  // scores and weighted values
+    mm.push_back({i, h, 2 * s * i * h});                      // output projection
   }
   if (st.adaptive_norm) mm.push_back({h, 6 * h, 2 * h * 6 * h});  // one conditioning vector
   return mm;
@@ -367,7 +367,14 @@ void set_backward(ModelCosts& c) {
 void sum_flops(ModelCosts& c) {
   for (auto& L : c.layers) {
     L.forward_flops = 0;
-    for (const auto& mm : L.matmuls) L.forward_flops += mm.flops;
+    L.attention_flops = 0;
+    for (const auto& mm : L.matmuls) {
+      L.forward_flops += mm.flops;
+      if (mm.head_dim > 0) {
+        L.attention_flops += mm.flops;
+        L.head_dim = mm.head_dim;
+      }
+    }
     if (L.recompute_flops < 0) L.recompute_flops = L.forward_flops;
   }
 }

@@ -25,9 +25,11 @@ enum class LayerKind { kEmbedding, kBlock, kHead };
 
 // One matrix product of a layer's forward pass: a rows x cols operand tiled onto the wafer.
 struct Matmul {
-  double rows = 0;   // first dimension mapped onto the core grid
-  double cols = 0;   // second dimension
-  double flops = 0;  // FLOP per sample, forward
+  double rows = 0;      // first dimension mapped onto the core grid
+  double cols = 0;      // second dimension
+  double flops = 0;     // FLOP per sample, forward
+  double head_dim = 0;  // > 0: an attention product (scores and weighted values) with heads
+                        // of this width; 0: a weight-streamed product
 };
 
 struct Layer {
@@ -41,6 +43,8 @@ struct Layer {
                                  // trained layer (input gradients), 0 frozen below all
   double tokens = 0;             // tokens per sample the layer processes (0: the sample's)
   std::vector<Matmul> matmuls;   // what the forward FLOPs are made of
+  double attention_flops = 0;    // FLOP per sample of forward_flops in attention products
+  double head_dim = 0;           // width of the attention heads (0: no attention)
   double activation_bytes = 0;   // bytes per sample kept for backward, nothing recomputed
   double score_bytes = 0;        // of which attention scores, softmax and dropout mask (5as^2)
   double kv_bytes = 0;           // of which the attention's K and V (what a token-chunked

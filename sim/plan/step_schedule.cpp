@@ -92,7 +92,7 @@ std::int64_t StepSchedule::grad_layer(std::int64_t i) const {
 double StepSchedule::kernel_time_s(std::int64_t layer, std::int64_t samples, bool backward) const {
   const auto& L = input_.costs.layers[static_cast<std::size_t>(layer)];
   const double n = static_cast<double>(samples);
-  return model::kernel_time_s(input_.platform,
+  return model::kernel_time_s(input_.platform, L,
                               model::pass_tokens(L, n, static_cast<double>(input_.seq_len)),
                               model::pass_flops(L, n, backward, input_.recompute_passes));
 }

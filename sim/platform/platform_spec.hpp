@@ -24,6 +24,8 @@ struct PlatformSpec {
   double fabric_bandwidth_Bps = 0;         // wafer fabric, bytes/s
   double peak_flops = 0;                   // dense 16-bit FLOP/s
   std::int64_t fabric_rows = 0;            // rows of the core grid a streamed weight word feeds
+  std::int64_t fabric_columns = 0;         // columns of the core grid: they split a product's
+                                           // input features (its contraction)
   std::int64_t simd_width = 0;             // 16-bit FMACs per core per cycle
   std::int64_t io_ports = 0;               // 100 GbE ports
   double io_port_bandwidth_Bps = 0;        // bytes/s per port
@@ -42,6 +44,8 @@ struct PlatformSpec {
   double swarmx_chunk_bytes = 0;           // SwarmX forwards layers in chunks of this size
   double compute_efficiency = 0;           // fraction of peak a kernel reaches with full SIMD lanes
   double dispatch_overhead_cycles = 0;     // core cycles per arriving weight word beyond the FMACs
+  double softmax_cycles_per_score = 0;     // core cycles per attention score beyond its FMACs
+  double reduce_cycles_per_output = 0;     // core cycles per partial sum sent across the columns
   double step_overhead_s = 0;              // fixed cost of each training step (s)
   double kernel_overhead_s = 0;            // fixed cost per layer kernel pass (s)
   double microbatch_overhead_s = 0;        // fixed cost per microbatch (s)

@@ -66,6 +66,12 @@ with tempfile.TemporaryDirectory() as d:
         check(max(abs(e) for e in others.values()) <= 35, f"an out-of-sample error beyond 35%: {others}")
         c = re.search(r"80% intervals: (\d+) of (\d+) out-of-sample", r.stdout)
         check(c and int(c.group(1)) >= 11, f"interval coverage: {c and c.group(0)}")
+        # The README's Accuracy block is this output, line for line (no figure typed by hand).
+        readme = open("README.md").read()
+        block = readme[readme.index("## Accuracy"):].split("```\n", 2)[1]
+        got = [l.rstrip() for l in r.stdout.splitlines()]
+        for line in block.splitlines():
+            check(line.rstrip() in got, f"README Accuracy block: not printed: {line!r}")
 
     # Overrides reach the model: a slower wafer shows up as a large error.
     r = expect(["validate", "--measurements-only", "--only-platform", "cs2", "--platform-override",

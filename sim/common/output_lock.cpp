@@ -8,10 +8,24 @@
 #include <unistd.h>
 #include <cerrno>
 #include <cstring>
+#include <string_view>
 
 #include "common/errors.hpp"
 
 namespace csx {
+
+namespace {
+
+constexpr std::string_view kMark = "csxsim pid ";  // a lock file's text: "csxsim pid N\n"
+
+// The first bytes of the lock file (empty when unreadable).
+std::string head(int fd) {
+  char buf[64];
+  const ssize_t n = ::pread(fd, buf, sizeof buf, 0);
+  return n > 0 ? std::string(buf, static_cast<std::size_t>(n)) : std::string();
+}
+
+}  // namespace
 
 OutputLock::OutputLock(const std::string& path, const std::string& flag)
     : lock_path_(path + ".lock") {
@@ -27,12 +41,14 @@ OutputLock::OutputLock(const std::string& path, const std::string& flag)
     while (rc != 0 && errno == EINTR);
     if (rc != 0) {
       const int err = errno;
+      std::string holder = head(fd);
       ::close(fd);
+      holder = holder.rfind(kMark, 0) == 0 ? holder.substr(0, holder.find('\n')) : "";
       if (err == EWOULDBLOCK)
         throw InputError(fmt::format(
-            "{} = {}: another process is writing this file (it holds {}): wait for it to end "
+            "{} = {}: another process{} is writing this file (it holds {}): wait for it to end "
             "or choose another {}",
-            flag, path, lock_path_, flag));
+            flag, path, holder.empty() ? "" : " (" + holder + ")", lock_path_, flag));
       if (err == ENOLCK || err == EOPNOTSUPP) {
         fmt::print(stderr,
                    "warning: {} = {}: the file system has no locks ({}), so nothing "
@@ -47,6 +63,19 @@ OutputLock::OutputLock(const std::string& path, const std::string& flag)
     struct stat named {};
     if (::fstat(fd, &held) == 0 && ::stat(lock_path_.c_str(), &named) == 0 &&
         held.st_dev == named.st_dev && held.st_ino == named.st_ino) {
+      // Ours, or one a killed csxsim left; a file of that name with other text is the user's.
+      const std::string text = head(fd);
+      if (!text.empty() && text.rfind(kMark, 0) != 0) {
+        ::close(fd);
+        throw InputError(fmt::format(
+            "{} = {}: {} exists and is not a csxsim lock file: move it away (csxsim takes that "
+            "name while it writes {})",
+            flag, path, lock_path_, path));
+      }
+      const std::string mark = fmt::format("{}{}\n", kMark, ::getpid());
+      if (::ftruncate(fd, 0) != 0 || ::pwrite(fd, mark.data(), mark.size(), 0) < 0) {
+        // The lock holds without the text; the text only names the holder.
+      }
       fd_ = fd;
       return;
     }

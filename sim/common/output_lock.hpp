@@ -6,12 +6,13 @@
 
 namespace csx {
 
-// Holds flock(2) on PATH.lock, created next to PATH, from construction to destruction; the
-// lock file is removed on release (a lock file left by a killed process holds no lock and is
-// taken over). `flag` names the option that gave PATH ("--csv"). Throws InputError naming
-// PATH when another process holds the lock or the lock file cannot be created. Where the file
-// system has no locks (flock fails with ENOLCK or EOPNOTSUPP), warns on stderr and holds
-// nothing.
+// Holds flock(2) on PATH.lock, created next to PATH and holding "csxsim pid N", from
+// construction to destruction; the lock file is removed on release (one left by a killed
+// process holds no lock and is taken over). `flag` names the option that gave PATH ("--csv").
+// Throws InputError naming PATH when another process holds the lock (with its pid), when
+// PATH.lock is a file of other text (the user's: never overwritten) or cannot be created.
+// Where the file system has no locks (flock fails with ENOLCK or EOPNOTSUPP), warns on stderr
+// and holds nothing.
 class OutputLock {
  public:
   OutputLock(const std::string& path, const std::string& flag);

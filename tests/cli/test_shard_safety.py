@@ -26,11 +26,13 @@ with tempfile.TemporaryDirectory() as d:
     first = subprocess.Popen([CSXSIM, "sweep", *SLOW, "--csv", out, "-q"],
                              stderr=subprocess.PIPE, text=True)
     end = time.monotonic() + 60
-    while not os.path.exists(out + ".lock") and first.poll() is None and time.monotonic() < end:
+    # The lock file holds "csxsim pid N" once the lock is taken.
+    while first.poll() is None and time.monotonic() < end and not (
+            os.path.exists(out + ".lock") and os.path.getsize(out + ".lock") > 0):
         time.sleep(0.01)
     check(os.path.exists(out + ".lock"), "the first sweep holds a lock file next to its CSV")
     second = expect(["sweep", SCEN, *GRID_A, "--csv", out, "-q"], 2,
-                    err_has=[f"--csv = {out}: another process is writing this file"])
+                    err_has=[f"--csv = {out}: another process (csxsim pid {first.pid}) is writing this file"])
     check(first.poll() is None, "the second sweep was refused while the first ran")
     first.communicate(timeout=300)
     check(first.returncode == 0, f"the first sweep finished: status {first.returncode}")

@@ -5,6 +5,7 @@
 #include <unistd.h>
 #include <filesystem>
 #include <fstream>
+#include <iterator>
 
 #include "common/errors.hpp"
 #include "common/output_lock.hpp"
@@ -41,16 +42,23 @@ TEST(OutputLock, SecondWriterIsRefusedByName) {
       const csx::OutputLock second(out, "--csv");
       ADD_FAILURE() << "a second lock on one output was granted";
     } catch (const csx::InputError& e) {
-      EXPECT_NE(std::string(e.what()).find("--csv = " + out + ": another process is writing"),
+      const std::string holder = "(csxsim pid " + std::to_string(::getpid()) + ")";
+      EXPECT_NE(std::string(e.what()).find("--csv = " + out + ": another process " + holder +
+                                           " is writing this file"),
                 std::string::npos)
           << e.what();
     }
   }
   EXPECT_FALSE(fs::exists(out + ".lock")) << "the lock file is removed on release";
   // A lock file left behind (its process killed) holds no lock: it is taken over.
-  std::ofstream(out + ".lock").put('x');
+  std::ofstream(out + ".lock") << "csxsim pid 999999\n";
   { const csx::OutputLock again(out, "--csv"); }
   EXPECT_FALSE(fs::exists(out + ".lock"));
+  // A file of that name with other text is the user's: refused, kept as it was.
+  std::ofstream(out + ".lock") << "my notes\n";
+  EXPECT_THROW(csx::OutputLock(out, "--csv"), csx::InputError);
+  std::ifstream in(out + ".lock");
+  EXPECT_EQ(std::string(std::istreambuf_iterator<char>(in), {}), "my notes\n");
   fs::remove_all(d);
 }
 

@@ -137,6 +137,7 @@ SelectTypeParameters=CR_CPU
 SchedulerType=sched/builtin
 ReturnToService=2
 MpiDefault=none
+MailProg=/bin/true
 JobAcctGatherType=jobacct_gather/none
 AccountingStorageType=accounting_storage/none
 MinJobAge=600

@@ -6,6 +6,7 @@
 #include "cli/commands.hpp"
 #include "cli/options.hpp"
 #include "cli/sweep_table.hpp"
+#include "common/errors.hpp"
 #include "report/atomic_file.hpp"
 
 namespace csx::cli {
@@ -24,8 +25,20 @@ int merge_command(const Args& args) {
   io::check_output_path(output, "-o", inputs);
   SweepTable table;
   std::optional<SweepIdentity> id;
+  std::string grid, grid_file;  // the first shard's grid and file
   for (const auto& f : inputs) {
     SweepTable part = read_results_csv(f, true);
+    for (const auto& g : part.grids) {
+      if (grid_file.empty()) {
+        grid = g;
+        grid_file = f;
+      } else if (g != grid) {
+        throw InputError(fmt::format(
+            "{}: a shard of another sweep (grid {}; {} is of grid {}): other options, or the "
+            "grid cut into other shards; merge the shards of one sweep",
+            f, g, grid_file, grid));
+      }
+    }
     if (!id && !part.points.empty()) id = identity_of(part);
     if (id) check_identity(part, *id, f);
     merge_points(std::move(part), table, f);

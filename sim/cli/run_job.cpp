@@ -137,6 +137,7 @@ std::vector<PassResult> run_job(const Job& job) {
     r.context.overrides = job.overrides_text;
     r.context.seq_len = job.scenario.model.seq_len;
     r.context.shard = job.shard;
+    r.context.grid = job.grid;
     r.context.pass = p.pass;
     r.context.num_csx = job.num_csx;
     r.context.batch_size = p.batch_size;

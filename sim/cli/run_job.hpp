@@ -43,6 +43,7 @@ struct Job {
   bool num_csx_defaulted = false;
   std::optional<std::int64_t> training_steps;
   std::string shard;  // "I/N" for a sharded sweep's rows
+  std::string grid;   // the sharded sweep's grid identity (sweep_command.cpp), else empty
   struct Pass {
     model::Pass pass;
     std::int64_t batch_size = 0;

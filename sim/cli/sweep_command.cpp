@@ -1,11 +1,14 @@
 // `csxsim sweep`: run's search over a grid of (platform, num_csx, batch_size) points, in
 // parallel worker processes, shardable, resumable; one CSV with rows sorted by the point.
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 #include <unistd.h>
 #include <cerrno>
 #include <chrono>
 #include <csignal>
 #include <filesystem>
+#include <fstream>
+#include <iterator>
 #include <map>
 #include <set>
 
@@ -17,7 +20,9 @@
 #include "cli/run_job.hpp"
 #include "cli/sweep_table.hpp"
 #include "common/errors.hpp"
+#include "common/output_lock.hpp"
 #include "common/process_pool.hpp"
+#include "common/short_hash.hpp"
 #include "engine/simulation.hpp"
 #include "input/value_list.hpp"
 #include "report/atomic_file.hpp"
@@ -84,6 +89,30 @@ std::string point_rows(const Job& job) {
   return text;
 }
 
+// The grid's identity, the `grid` column of a sharded sweep's rows: a short hash of the
+// scenario file's bytes, the options that decide the rows (all but --csv, --json, --jobs,
+// --resume and --quiet; the value lists expanded) and the shard count. Shards of one sweep
+// share it; a shard of another grid, or of the same grid cut into other shards, does not.
+std::string grid_identity(const po::variables_map& vm, const std::string& scenario_file,
+                          const std::vector<std::int64_t>& num_csx,
+                          const std::vector<std::int64_t>& batches, std::int64_t shards) {
+  std::ifstream in(scenario_file, std::ios::binary);
+  std::string text(std::istreambuf_iterator<char>(in), {});
+  static const std::set<std::string> ignored{"scenario", "csv",   "json",    "jobs",      "shard",
+                                             "resume",   "quiet", "num-csx", "batch-size"};
+  for (const auto& [name, value] : vm) {
+    if (ignored.count(name) || value.defaulted()) continue;
+    text += "\n" + name + "=";
+    if (const auto* s = boost::any_cast<std::string>(&value.value()))
+      text += *s;
+    else if (const auto* v = boost::any_cast<std::vector<std::string>>(&value.value()))
+      text += fmt::format("{}", fmt::join(*v, "\x1f"));
+  }
+  text += fmt::format("\nnum-csx={}\nbatch-size={}\nshards={}\n", fmt::join(num_csx, ","),
+                      fmt::join(batches, ","), shards);
+  return short_hash(text);
+}
+
 // The grid's jobs in canonical order (platform, num_csx, batch_size), this shard's share;
 // points a rule refuses are skipped with a note (every point refused: RuleError).
 std::map<PointKey, Job> grid_jobs(const io::Scenario& scenario,
@@ -91,7 +120,8 @@ std::map<PointKey, Job> grid_jobs(const io::Scenario& scenario,
                                   const std::vector<std::int64_t>& num_csx,
                                   const std::vector<std::int64_t>& batches,
                                   std::pair<std::int64_t, std::int64_t> shard,
-                                  int processes_per_point, std::size_t& refused) {
+                                  const std::string& grid_id, int processes_per_point,
+                                  std::size_t& refused) {
   std::map<PointKey, const Overrides*> grid;
   for (const auto& setup : setups)
     for (const auto n : num_csx)
@@ -114,6 +144,7 @@ std::map<PointKey, Job> grid_jobs(const io::Scenario& scenario,
       Job job = make_job(scenario, o, data_dir());
       job.simulation_processes = processes_per_point;
       job.shard = shard_text;
+      job.grid = shard.second > 1 ? grid_id : "";
       pending.emplace(key, std::move(job));
     } catch (const RuleError& e) {
       if (first_refusal.empty()) first_refusal = e.what();
@@ -129,6 +160,13 @@ std::map<PointKey, Job> grid_jobs(const io::Scenario& scenario,
 // --resume: the finished points of `csv`, which must be of this sweep; they leave `pending`.
 SweepTable resume(const std::string& csv, std::map<PointKey, Job>& pending) {
   SweepTable table = read_results_csv(csv);
+  const std::string grid = pending.empty() ? "" : pending.begin()->second.grid;
+  for (const auto& g : table.grids)
+    if (g != grid)
+      throw InputError(fmt::format(
+          "{}: holds rows of grid {}, this sweep's is {}: a shard of another sweep (other "
+          "options, or the grid cut into other shards); refusing to mix them",
+          csv, g, grid.empty() ? "(unsharded)" : grid));
   for (const auto& [key, rows] : table.points)
     if (!pending.count(key))
       throw InputError(
@@ -282,7 +320,10 @@ int sweep_command(const Args& args) {
   const auto setups = expand_platforms(*vm, base, scenario.platform, data_dir());
 
   std::size_t refused = 0;
-  auto pending = grid_jobs(scenario, setups, num_csx, batches, shard, processes_per_point, refused);
+  const std::string grid_id = grid_identity(*vm, scenario_file, num_csx, batches, shard.second);
+  auto pending =
+      grid_jobs(scenario, setups, num_csx, batches, shard, grid_id, processes_per_point, refused);
+  const OutputLock lock(csv, "--csv");  // held until the CSV is final
   SweepTable table;
   if (vm->count("resume") && std::filesystem::exists(csv)) table = resume(csv, pending);
   const std::size_t kept = table.points.size(), total = pending.size() + kept;

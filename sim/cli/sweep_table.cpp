@@ -19,9 +19,9 @@ const std::size_t kModel = io::csv_column("model"), kPlatform = io::csv_column("
                   kMode = io::csv_column("mode"), kNumCsx = io::csv_column("num_csx"),
                   kBatch = io::csv_column("batch_size"),
                   kRequested = io::csv_column("requested_micro_batch_size"),
-                  kShard = io::csv_column("shard"), kSeqLen = io::csv_column("seq_len"),
-                  kOverrides = io::csv_column("overrides"), kFits = io::csv_column("fits"),
-                  kChosen = io::csv_column("chosen");
+                  kShard = io::csv_column("shard"), kGrid = io::csv_column("grid"),
+                  kSeqLen = io::csv_column("seq_len"), kOverrides = io::csv_column("overrides"),
+                  kFits = io::csv_column("fits"), kChosen = io::csv_column("chosen");
 
 std::string encode(const std::vector<std::string>& fields) {
   std::vector<std::string> quoted;
@@ -67,8 +67,16 @@ SweepTable read_results_csv(const std::string& path, bool clear_shard) {
       } catch (const InputError& e) {
         throw InputError(fmt::format("{}: {}", where("shard"), e.what()));
       }
+    if (fields[kShard].empty() != fields[kGrid].empty())
+      throw InputError(fmt::format(
+          "{}: {}: a sharded sweep's rows have both, other rows neither", where("shard and grid"),
+          fields[kShard].empty() ? "a grid without a shard" : "a shard without a grid"));
     table.shards.insert(fields[kShard]);
-    if (clear_shard) fields[kShard].clear();
+    if (!fields[kGrid].empty()) table.grids.insert(fields[kGrid]);
+    if (clear_shard) {
+      fields[kShard].clear();
+      fields[kGrid].clear();
+    }
     table.points[key] += encode(fields);
     auto& [fits, chosen] = complete[{key, fields[kMode]}];
     fits = fits || fields[kFits] == "true";
@@ -92,6 +100,7 @@ void merge_points(SweepTable part, SweepTable& into, const std::string& path) {
     into.points.emplace(key, std::move(text));
   }
   into.shards.insert(part.shards.begin(), part.shards.end());
+  into.grids.insert(part.grids.begin(), part.grids.end());
 }
 
 void check_shards_complete(const std::set<std::string>& shards) {

@@ -26,6 +26,7 @@ struct PointKey {
 struct SweepTable {
   std::map<PointKey, std::string> points;  // each point's CSV rows, newline-terminated
   std::set<std::string> shards;            // the shard column's values ("I/N"; "" unsharded)
+  std::set<std::string> grids;             // the grid column's values, empty ones left out
 
   // Header plus every point's rows, sorted by (platform, num_csx, batch_size).
   [[nodiscard]] std::string render() const;
@@ -52,9 +53,9 @@ void check_identity(const SweepTable& t, SweepIdentity& id, const std::string& p
 // input must share it).
 [[nodiscard]] SweepIdentity identity_of(const SweepTable& t);
 
-// Reads a csxsim CSV (run, sweep or plan). With `clear_shard`, the shard column is emptied (a
-// merged table is the unsharded one). Throws InputError naming the file for a wrong header or
-// a malformed row.
+// Reads a csxsim CSV (run, sweep or plan). With `clear_shard`, the shard and grid columns are
+// emptied (a merged table is the unsharded one). Throws InputError naming the file for a wrong
+// header or a malformed row.
 [[nodiscard]] SweepTable read_results_csv(const std::string& path, bool clear_shard = false);
 // Adds `part`'s points to `into`; a point already there is an error naming `path` (the same
 // point in two inputs).

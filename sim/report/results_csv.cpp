@@ -51,7 +51,8 @@ const std::vector<std::string>& csv_columns() {
                                              "activation_plan",
                                              "steps",
                                              "time_to_train_s",
-                                             "shard"};
+                                             "shard",
+                                             "grid"};
   return cols;
 }
 
@@ -129,6 +130,7 @@ std::string csv_row(const RowContext& ctx, const search::CandidateResult& c) {
                   ? csv_number(static_cast<double>(*ctx.training_steps) * c.sim.step_time_s)
                   : std::string());
   f.push_back(ctx.shard);
+  f.push_back(ctx.grid);
   return fmt::format("{}\n", fmt::join(f, ","));
 }
 

@@ -29,8 +29,9 @@ bool integer_column(const std::string& c) {
 
 // Columns holding text (names, settings, reasons).
 bool text_column(const std::string& c) {
-  return one_of(c, {"model", "platform", "overrides", "mode", "requested_micro_batch_size",
-                    "reason", "bound", "activation_plan", "name", "group", "release", "shard"});
+  return one_of(
+      c, {"model", "platform", "overrides", "mode", "requested_micro_batch_size", "reason", "bound",
+          "activation_plan", "name", "group", "release", "shard", "grid"});
 }
 
 }  // namespace

@@ -13,7 +13,7 @@ COLUMNS = ("model,platform,overrides,mode,num_csx,batch_size,per_system_batch_si
            "optimizer_share,step_overhead_share,compute_time_s,weight_stream_time_s,exposed_stream_time_s,grad_reduce_time_s,"
            "optimizer_time_s,step_overhead_s,mem_activations_bytes,mem_weight_buffers_bytes,mem_gradients_bytes,"
            "mem_workspace_bytes,mem_total_bytes,mem_capacity_bytes,recompute_passes,activation_plan,steps,"
-           "time_to_train_s,shard")
+           "time_to_train_s,shard,grid")
 
 
 def supported(P):

@@ -20,8 +20,8 @@ with tempfile.TemporaryDirectory() as d:
     text = open(one).read()
     check(text == open(two).read(), "sweep CSV is byte-identical for --jobs 1 and 2")
     rows = list(csv.DictReader(open(one)))
-    check(text.splitlines()[0].endswith(",recompute_passes,activation_plan,steps,time_to_train_s,shard"),
-          "steps, time_to_train_s and shard columns")
+    check(text.splitlines()[0].endswith(",recompute_passes,activation_plan,steps,time_to_train_s,shard,grid"),
+          "steps, time_to_train_s, shard and grid columns")
     keys = [(int(r["num_csx"]), int(r["batch_size"])) for r in rows]
     check(keys == sorted(keys), "rows sorted by (num_csx, batch_size)")
     check({k for k in keys} == {(n, b) for n in (1, 2, 4) for b in (64, 96)}, "every grid point")

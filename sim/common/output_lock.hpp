@@ -1,0 +1,28 @@
+// An exclusive lock on an output file while one process writes it, so that two commands
+// given the same output (two shards started with one --csv) cannot clobber each other.
+#pragma once
+
+#include <string>
+
+namespace csx {
+
+// Holds flock(2) on PATH.lock, created next to PATH and holding "csxsim pid N", from
+// construction to destruction; the lock file is removed on release (one left by a killed
+// process holds no lock and is taken over). `flag` names the option that gave PATH ("--csv").
+// Throws InputError naming PATH when another process holds the lock (with its pid), when
+// PATH.lock is a file of other text (the user's: never overwritten) or cannot be created.
+// Where the file system has no locks (flock fails with ENOLCK or EOPNOTSUPP), warns on stderr
+// and holds nothing.
+class OutputLock {
+ public:
+  OutputLock(const std::string& path, const std::string& flag);
+  ~OutputLock();
+  OutputLock(const OutputLock&) = delete;
+  OutputLock& operator=(const OutputLock&) = delete;
+
+ private:
+  std::string lock_path_;
+  int fd_ = -1;
+};
+
+}  // namespace csx

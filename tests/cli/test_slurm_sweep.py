@@ -1,0 +1,110 @@
+"""tools/slurm-sweep without a cluster: its usage errors, the sbatch command lines it builds
+(array 0-(N-1), a merge after it with afterok, partition, time and account passed to both),
+its job scripts run here by hand into the unsharded sweep's bytes, and --resume submitting
+only the shard not marked done. Stand-ins for sbatch, squeue and scontrol record their
+arguments (tests/cluster runs the real ones)."""
+import json
+import os
+import re
+import subprocess
+import sys
+import tempfile
+
+from clitest import CSXSIM, check, finish
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+TOOL = os.path.join(ROOT, "tools", "slurm-sweep")
+SCEN = "scenarios/gpt3_xl_4x_cs2.yaml"
+GRID = ["--num-csx", "1:4:x2", "--batch-size", "64,96"]
+
+FAKE = """#!/bin/sh
+# Records its command line; sbatch answers a job id, the others nothing.
+echo "$(basename "$0") $*" >> "$FAKE_LOG"
+case "$(basename "$0")" in
+  sbatch) n=$(($(wc -l < "$FAKE_LOG") + 100)); echo "$n" ;;
+  squeue) [ -z "${FAKE_QUEUE:-}" ] || echo "$FAKE_QUEUE" ;;
+esac
+"""
+
+
+def tool(*args, env):
+    return subprocess.run([sys.executable, TOOL, *args], capture_output=True, text=True,
+                          env=env, cwd=ROOT, timeout=120)
+
+
+with tempfile.TemporaryDirectory() as d:
+    bindir = os.path.join(d, "bin")
+    os.makedirs(bindir)
+    for name in ("sbatch", "squeue", "scontrol"):
+        with open(os.path.join(bindir, name), "w") as f:
+            f.write(FAKE)
+        os.chmod(os.path.join(bindir, name), 0o755)
+    log = os.path.join(d, "calls.log")
+    env = dict(os.environ, PATH=f"{bindir}:/usr/bin:/bin", FAKE_LOG=log)
+    out = os.path.join(d, "sweep.csv")
+    opts = [SCEN, *GRID, "--shards", "4", "--csxsim", CSXSIM]
+
+    # Usage errors: exit 2, one line naming the problem.
+    for args, msg in ((opts[:-4] + ["--csv", out], "--shards N"),
+                      ([*opts, "--shard", "0/2", "--csv", out], "--shard: slurm-sweep sets it"),
+                      ([*opts, "--json", "x.json", "--csv", out], "--json: the merge writes"),
+                      ([*opts, "--csv", out, "--timeout", "5"], "--timeout S needs --wait"),
+                      (["--resume", os.path.join(d, "none.csv")], "not a tools/slurm-sweep sweep")):
+        r = tool(*args, env=env)
+        check(r.returncode == 2 and msg in r.stderr, f"slurm-sweep {args[-2:]}: {r.returncode} "
+              f"{r.stderr!r}, expected 2 and {msg!r}")
+    r = tool(*opts, "--csv", out, env=dict(env, PATH=bindir[:-3] + "nothing"))
+    check(r.returncode == 2 and "sbatch: not found" in r.stderr, f"no sbatch: {r.stderr!r}")
+    check(not os.path.exists(os.path.join(out + ".parts", "sweep.json")),
+          "a refused submission records no sweep")
+
+    # A submission: the two sbatch lines.
+    open(log, "w").close()
+    r = tool(*opts, "--csv", out, "--partition", "debug", "--time", "10:00", "--account", "perf",
+             env=env)
+    check(r.returncode == 0, f"submission: {r.returncode} {r.stderr}")
+    calls = open(log).read().splitlines()
+    check(len(calls) == 2, f"two sbatch calls: {calls}")
+    array, merge = calls
+    check("--array=0-3" in array and array.endswith("shard.sh"), f"the array: {array}")
+    check("--dependency=afterok:101" in merge and merge.endswith("merge.sh"), f"the merge: {merge}")
+    for c in calls:
+        check(all(o in c for o in ("--partition=debug", "--time=10:00", "--account=perf")),
+              f"Slurm options on both: {c}")
+    check("array job 101" in r.stdout and "merge job 102" in r.stdout and out in r.stdout,
+          f"prints both job ids and the result: {r.stdout}")
+    r = tool(*opts, "--csv", out, env=env)
+    check(r.returncode == 2 and "--resume" in r.stderr, "a second start on one OUT is refused")
+
+    # The job scripts, run here as the tasks and the merge would run them.
+    parts = out + ".parts"
+    for i in range(4):
+        s = subprocess.run([os.path.join(parts, "shard.sh")], env=dict(env, SLURM_ARRAY_TASK_ID=str(i)),
+                           cwd=ROOT, capture_output=True, text=True, timeout=300)
+        check(s.returncode == 0 and os.path.isfile(os.path.join(parts, f"shard-{i}.done")),
+              f"shard {i} runs and marks itself done: {s.returncode} {s.stderr}")
+    s = subprocess.run([os.path.join(parts, "merge.sh")], cwd=ROOT, capture_output=True, text=True,
+                       timeout=120)
+    whole = os.path.join(d, "whole.csv")
+    subprocess.run([CSXSIM, "sweep", SCEN, *GRID, "--csv", whole, "-q"], cwd=ROOT, check=True,
+                   timeout=300)
+    check(s.returncode == 0 and open(out).read() == open(whole).read(),
+          f"the merged shards are the unsharded sweep: {s.stderr}")
+
+    # --resume: shard 2 lost its mark (a cancelled task); only it is submitted again.
+    os.remove(os.path.join(parts, "shard-2.done"))
+    r = tool("--resume", out, env=dict(env, FAKE_QUEUE="101 101_2 RUNNING"))
+    check(r.returncode == 2 and "still queued or running: 101_2 (RUNNING)" in r.stderr,
+          f"--resume waits for the sweep's running jobs: {r.stderr!r}")
+    open(log, "w").close()
+    r = tool("--resume", out, env=env)
+    calls = open(log).read().splitlines()
+    check(r.returncode == 0 and "3 of 4 shards done; submitting again: 2" in r.stdout,
+          f"--resume: {r.returncode} {r.stdout} {r.stderr}")
+    sb = [c for c in calls if c.startswith("sbatch")]
+    check(len(sb) == 2 and "--array=2 " in sb[0] and "--partition=debug" in sb[0],
+          f"--resume submits shard 2 with the first submission's options: {sb}")
+    ids = re.findall(r"^slurm-sweep: (?:array|merge) job (\d+)", r.stdout, re.M)
+    check(len(ids) == 2 and json.load(open(os.path.join(parts, "sweep.json")))["jobs"] ==
+          ["101", "102", *ids], f"the manifest records every job: {ids}")
+finish()

@@ -35,10 +35,10 @@ CalibrationCounts read_calibration_counts(const std::string& file, const std::st
     throw InputError(fmt::format("{}: expected a list of entries", root.where("measurements")));
   std::map<std::string, std::string> family_of_file;  // a model file is read once
   for (std::size_t i = 0; i < list.size(); ++i) {
-    const Block b(file, fmt::format("measurements[{}]", i), list[i]);
     if (!list[i].IsMap())
       throw InputError(fmt::format("{}:{}: measurements[{}]: expected an entry (a mapping)", file,
                                    list[i].Mark().line + 1, i));
+    const Block b(file, fmt::format("measurements[{}]", i), list[i]);
     const std::string model = b.get_string("model");
     const std::string platform = b.get_string("platform");
     std::string path = (fs::path(data_dir) / model).string();

@@ -88,5 +88,10 @@ TEST(CalibrationCounts, CountsEachFamilyAndPlatform) {
     f << "measurements:\n- {platform: cs2}\n";
   }
   EXPECT_THROW((void)io::read_calibration_counts(file, CSXSIM_SOURCE_DIR), InputError);
+  {
+    std::ofstream f(file);
+    f << "measurements:\n- not an entry\n";
+  }
+  EXPECT_THROW((void)io::read_calibration_counts(file, CSXSIM_SOURCE_DIR), InputError);
   fs::remove(file);
 }

@@ -24,6 +24,19 @@ double samples_per_s(const Evaluated& e) {
   return 1.0 / e.step_time_s;
 }
 
+// " (close call: runner-up N within X%)" when the fastest other fitting candidate's step time is
+// within `threshold` of the chosen one's (README, "Microbatching rules"); empty otherwise.
+std::string close_call(const std::vector<Evaluated>& c, std::size_t chosen, double threshold) {
+  std::optional<std::size_t> next;
+  for (std::size_t i = 0; i < c.size(); ++i)
+    if (i != chosen && c[i].fits && (!next || c[i].step_time_s < c[*next].step_time_s)) next = i;
+  if (!next) return "";
+  const double gap = c[*next].step_time_s / c[chosen].step_time_s - 1;
+  if (gap > threshold) return "";
+  return fmt::format(" (close call: runner-up {} within {:.1f}%)", c[*next].micro_batch_size,
+                     100 * gap);
+}
+
 }  // namespace
 
 std::optional<std::int64_t> auto_extra_candidate(std::int64_t P, bool p_fits, bool batch_norm,
@@ -42,6 +55,7 @@ Choice choose(const MbsSetting& setting, std::int64_t P, const std::vector<Evalu
   }
   out.chosen = best;
   const bool is_auto = std::holds_alternative<MbsAuto>(setting);
+  bool marked = !is_auto && !std::holds_alternative<MbsExplore>(setting);  // no close call to mark
   if (is_auto && c.front().micro_batch_size == P && c.front().fits) {
     const double gain = samples_per_s(c[*best]) / samples_per_s(c.front()) - 1;
     if (*best == 0 || gain <= auto_min_speedup) {
@@ -50,8 +64,10 @@ Choice choose(const MbsSetting& setting, std::int64_t P, const std::vector<Evalu
                          ? fmt::format("auto kept {}: it is the fastest candidate", P)
                          : fmt::format(
                                "auto kept {}: no benefit from gradient accumulation expected "
-                               "(best other candidate {} is {:.1f}% faster, threshold {:.0f}%)",
+                               "(close call: best other candidate {} is {:.1f}% faster, "
+                               "threshold {:.0f}%)",
                                P, c[*best].micro_batch_size, 100 * gain, 100 * auto_min_speedup);
+      marked = *best != 0;  // the runner-up is within the threshold, and named
     } else {
       out.decision = fmt::format("auto chose {}: {:.1f}% faster than {} (threshold {:.0f}%)",
                                  c[*best].micro_batch_size, 100 * gain, P, 100 * auto_min_speedup);
@@ -68,6 +84,7 @@ Choice choose(const MbsSetting& setting, std::int64_t P, const std::vector<Evalu
   } else {
     out.decision = fmt::format("micro_batch_size {}", c[*best].micro_batch_size);
   }
+  if (!marked) out.decision += close_call(c, *out.chosen, auto_min_speedup);
   return out;
 }
 

@@ -33,7 +33,10 @@ struct Choice {
 // The choice of `setting` among `candidates` (auto: P first): explore and auto take the fastest
 // fitting one, ties going to the larger MBS; auto keeps P unless P does not fit or another
 // candidate is more than `auto_min_speedup` faster (the real stack: "No benefit from gradient
-// accumulation expected").
+// accumulation expected"). The decision of explore and auto marks a close call, "(close call:
+// runner-up N within X%)", when the fastest other fitting candidate's step time is within
+// `auto_min_speedup` of the chosen one's: below the 5-10 % run-to-run variation of real runs
+// (README, "Accuracy"), so either could win on hardware.
 [[nodiscard]] Choice choose(const MbsSetting& setting, std::int64_t P,
                             const std::vector<Evaluated>& candidates, double auto_min_speedup);
 

@@ -44,12 +44,39 @@ double parse_duration_s(const std::string& text, const std::string& flag) {
       text));
 }
 
+namespace {
+
+// The unit human_duration shows `s` seconds in, and how many digits.
+struct DurationUnit {
+  double seconds;
+  const char* name;
+  bool general;  // "{:.3g}" (beyond a million days), else fixed decimals
+  int decimals;
+};
+
+DurationUnit duration_unit(double s) {
+  if (s < 60) return {1, "s", false, 1};
+  if (s < 3600) return {60, "min", false, 1};
+  if (s > 1e6 * 86400) return {86400, "days", true, 3};
+  if (s < 2 * 86400) return {3600, "h", false, 2};
+  return {86400, "days", false, 2};
+}
+
+std::string in_unit(double s, const DurationUnit& u) {
+  return u.general ? fmt::format("{:.3g}", s / u.seconds)
+                   : fmt::format("{:.{}f}", s / u.seconds, u.decimals);
+}
+
+}  // namespace
+
 std::string human_duration(double s) {
-  if (s < 60) return fmt::format("{:.1f} s", s);
-  if (s < 3600) return fmt::format("{:.1f} min", s / 60);
-  if (s > 1e6 * 86400) return fmt::format("{:.3g} days", s / 86400);
-  if (s < 2 * 86400) return fmt::format("{:.2f} h", s / 3600);
-  return fmt::format("{:.2f} days", s / 86400);
+  const auto u = duration_unit(s);
+  return fmt::format("{} {}", in_unit(s, u), u.name);
+}
+
+std::string human_duration_range(double low_s, double high_s, double like_s) {
+  const auto u = duration_unit(like_s);
+  return fmt::format("{}-{} {}", in_unit(low_s, u), in_unit(high_s, u), u.name);
 }
 
 }  // namespace csx::cli

@@ -15,5 +15,7 @@ namespace csx::cli {
 
 // Seconds as a person reads them: "12.5 s", "42.0 min", "5.31 h", "6.42 days", "3.2e+08 days".
 [[nodiscard]] std::string human_duration(double seconds);
+// A range low-high in the unit human_duration picks for `like_s`: "24.99-38.55 h".
+[[nodiscard]] std::string human_duration_range(double low_s, double high_s, double like_s);
 
 }  // namespace csx::cli

@@ -141,12 +141,17 @@ void print_table(const Planner& planner, double deadline_s) {
   }
 }
 
+// The answer for one cluster: the time to train with its 80 % interval (the step time's).
 std::string summary(const Evaluation& e) {
+  const double steps = static_cast<double>(e.steps);
   return fmt::format(
-      "{} x {} (batch_size {}, micro_batch_size {}) trains in {} ({} steps x {:.4f} s, "
-      "bound: {})",
+      "{} x {} (batch_size {}, micro_batch_size {}) trains in {} (80 % interval {}; {} steps x "
+      "{:.4f} s, bound: {})",
       e.key.num_csx, e.key.platform, e.key.batch_size, e.chosen->micro_batch_size,
-      human_duration(e.time_s), e.steps, e.chosen->sim.step_time_s, e.chosen->sim.bound);
+      human_duration(e.time_s),
+      human_duration_range(steps * e.chosen->interval.step_time_s_low,
+                           steps * e.chosen->interval.step_time_s_high, e.time_s),
+      e.steps, e.chosen->sim.step_time_s, e.chosen->sim.bound);
 }
 
 }  // namespace

@@ -88,6 +88,13 @@ nlohmann::ordered_json run_inputs(const std::string& scenario_file, const Job& j
   j["compile_only"] = job.scenario.compile_only;
   j["steps"] = or_null(job.training_steps);
   j["simulated_steps"] = job.scenario.simulated_steps;
+  // What the rows' 80 % intervals come from (model/prediction_interval.hpp).
+  j["prediction_interval"] = {{"level", 0.8},
+                              {"z", model::kZ80},
+                              {"log_sd", job.interval.log_sd},
+                              {"family", model::interval_family(job.scenario.model.name)},
+                              {"family_runs", job.interval.n_family},
+                              {"platform_runs", job.interval.n_platform}};
   auto& passes = j["passes"] = nlohmann::ordered_json::array();
   for (const auto& p : job.passes)
     passes.push_back({{"mode", model::to_string(p.pass)},

@@ -7,6 +7,7 @@
 
 #include "common/errors.hpp"
 #include "engine/simulation.hpp"
+#include "input/calibration_counts.hpp"
 
 namespace csx::cli {
 
@@ -48,6 +49,10 @@ Job make_job(const io::Scenario& s, const Overrides& o, const std::string& data_
   job.platform_label = platform_label(job.platform.name, o.variant);
   for (const auto& [key, value] : platform::overrides_for(job.platform.name, o.platform_overrides))
     job.overrides_text += fmt::format("{}{}={}", job.overrides_text.empty() ? "" : ";", key, value);
+  const auto& counts = io::calibration_counts(data_dir);
+  job.interval = {job.platform.prediction_log_sd,
+                  counts.runs_of_family(model::interval_family(s.model.name)),
+                  counts.runs_on_platform(job.platform.name)};
   job.costs = model::layer_costs(s.model);
   job.num_csx_defaulted = !o.num_csx && !s.num_csx;
   job.num_csx = o.num_csx.value_or(s.num_csx.value_or(1));
@@ -128,6 +133,7 @@ std::vector<PassResult> run_job(const Job& job) {
     req.record_trace = job.record_trace;
     req.trace_systems = job.trace_systems;
     req.auto_min_speedup = job.scenario.auto_min_speedup;
+    req.interval = job.interval;
     PassResult r;
     r.outcome = search::run_search(req, [&job](const std::vector<engine::SimulationInput>& in) {
       return engine::simulate_all(in, job.simulation_processes);

@@ -56,6 +56,9 @@ struct Job {
   bool record_trace = false;     // record every candidate's timeline (run --trace)
   // run --trace-systems: systems shown besides csx-0 beyond 64 systems.
   std::vector<std::int64_t> trace_systems;
+  // Of the prediction intervals: the platform's prediction_log_sd and the calibration runs of
+  // the model's family and of the platform (input/calibration_counts.hpp).
+  model::IntervalBasis interval;
 };
 
 struct PassResult {

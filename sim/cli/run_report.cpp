@@ -33,6 +33,17 @@ std::string versus(const search::CandidateResult& row, const search::CandidateRe
                      z(100 * (fill / fill0 - 1), 0.1), dk, dk == 1 || dk == -1 ? "" : "es");
 }
 
+// What the interval's width comes from (model/prediction_interval.hpp).
+std::string interval_basis(const Job& job) {
+  const auto& b = job.interval;
+  const double f = std::exp(model::interval_log_half_width(b));
+  return fmt::format(
+      "predicted / {:.3f} to x {:.3f} (prediction_log_sd {:g}; calibration runs: {} of family {}, "
+      "{} on {})",
+      f, f, b.log_sd, b.n_family, model::interval_family(job.scenario.model.name), b.n_platform,
+      job.platform.name);
+}
+
 }  // namespace
 
 std::string busy_shares(const plan::SimulationResult& r) {
@@ -97,12 +108,14 @@ void print_pass(std::FILE* out, const Job& job, const PassResult& r) {
              o.simulations == 1 ? "" : "s", activities);
   const auto& best = o.rows[*o.chosen];
   fmt::print(out, "{}\n", o.decision);
+  const auto& iv = best.interval;
   fmt::print(out,
-             "chosen: micro_batch_size {} ({} microbatch{}): step {:.4f} s, {:.2f} samples/s, "
-             "{:.0f} tokens/s, MFU {:.1f}%, bound: {}\n",
+             "chosen: micro_batch_size {} ({} microbatch{}): step {:.4f} s, {:.2f} samples/s "
+             "(80 % interval {:.2f}-{:.2f}), {:.0f} tokens/s, MFU {:.1f}%, bound: {}\n",
              best.micro_batch_size, best.num_microbatches, best.num_microbatches == 1 ? "" : "es",
-             best.sim.step_time_s, best.samples_per_s, best.tokens_per_s, 100 * best.mfu,
-             best.sim.bound);
+             best.sim.step_time_s, best.samples_per_s, iv.samples_per_s_low, iv.samples_per_s_high,
+             best.tokens_per_s, 100 * best.mfu, best.sim.bound);
+  fmt::print(out, "  80 % interval: {}\n", interval_basis(job));
   fmt::print(out, "  busy share of the step: {}\n", busy_shares(best.sim));
   fmt::print(out,
              "  step breakdown: compute {:.4f} s, weight streaming {:.4f} s (exposed {:.4f} s), "
@@ -120,8 +133,11 @@ void print_pass(std::FILE* out, const Job& job, const PassResult& r) {
              gb(std::max(0.0, m.headroom_bytes)));
   if (c.training_steps && c.pass == model::Pass::kTrain) {
     const double total = static_cast<double>(*c.training_steps) * best.sim.step_time_s;
-    fmt::print(out, "  time to train: {} steps x {:.4f} s = {}\n", *c.training_steps,
-               best.sim.step_time_s, human_duration(total));
+    const double steps = static_cast<double>(*c.training_steps);
+    fmt::print(
+        out, "  time to train: {} steps x {:.4f} s = {} (80 % interval {})\n", *c.training_steps,
+        best.sim.step_time_s, human_duration(total),
+        human_duration_range(steps * iv.step_time_s_low, steps * iv.step_time_s_high, total));
   }
 }
 

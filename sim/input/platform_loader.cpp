@@ -90,6 +90,9 @@ const std::vector<Param>& params() {
        "kernel scratch and I/O buffers"},
       {"calibration", "weight_buffers", &PlatformSpec::weight_buffers, 1, 64, "layers",
        "layers of weights on the wafer at once"},
+      {"calibration", "prediction_log_sd", &PlatformSpec::prediction_log_sd, 0, 2, "ln(ratio)",
+       "SD of the leave-one-model-out residuals ln(predicted/measured): the prediction "
+       "intervals' width"},
   };
   return table;
 }

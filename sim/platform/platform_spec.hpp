@@ -54,6 +54,9 @@ struct PlatformSpec {
   std::int64_t weight_buffers = 0;         // layers of weights held at once (prefetch depth)
   bool store_all_activations = false;      // true: never recompute (no least-recompute choice)
   GradientAccumulation gradient_accumulation = GradientAccumulation::kMemoryX;
+  // Standard deviation of the grouped cross-validation's out-of-sample ln(predicted /
+  // measured): the width of the prediction intervals (model/prediction_interval.hpp).
+  double prediction_log_sd = 0;
 
   // External I/O of one system: io_ports x io_port_bandwidth_Bps x io_scale.
   [[nodiscard]] double io_bandwidth_Bps() const {

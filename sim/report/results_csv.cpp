@@ -26,6 +26,10 @@ const std::vector<std::string>& csv_columns() {
                                              "chosen",
                                              "step_time_s",
                                              "samples_per_s",
+                                             "samples_per_s_low",
+                                             "samples_per_s_high",
+                                             "step_time_s_low",
+                                             "step_time_s_high",
                                              "tokens_per_s",
                                              "mfu",
                                              "bound",
@@ -103,6 +107,9 @@ std::string csv_row(const RowContext& ctx, const search::CandidateResult& c) {
   for (const double b : c.sim.swarmx_level_busy_s) swarmx = std::max(swarmx, b);
   f.push_back(timing(c.sim.step_time_s));
   f.push_back(timing(c.samples_per_s));
+  for (const double v : {c.interval.samples_per_s_low, c.interval.samples_per_s_high,
+                         c.interval.step_time_s_low, c.interval.step_time_s_high})
+    f.push_back(timing(v));
   f.push_back(timing(c.tokens_per_s));
   f.push_back(timing(c.mfu));
   f.push_back(c.simulated ? csv_field(c.sim.bound) : std::string());

@@ -53,6 +53,9 @@ std::string column_unit(const std::string& c) {
   }};
   for (const auto& [name, unit] : named)
     if (c == name) return unit;
+  // A prediction interval's bounds have the unit of their value.
+  for (const std::string bound : {"_low", "_high"})
+    if (ends_with(c, bound)) return column_unit(c.substr(0, c.size() - bound.size()));
   if (ends_with(c, "samples_per_s")) return "samples/s";
   if (ends_with(c, "tokens_per_s")) return "tokens/s";
   if (ends_with(c, "_share")) return "fraction";

@@ -13,6 +13,7 @@
 #include "batching/resolve.hpp"
 #include "model/layer_costs.hpp"
 #include "model/memory_model.hpp"
+#include "model/prediction_interval.hpp"
 #include "plan/simulation_plan.hpp"
 #include "platform/platform_spec.hpp"
 
@@ -28,7 +29,8 @@ struct CandidateResult {
   plan::SimulationResult sim;
   double samples_per_s = 0;
   double tokens_per_s = 0;
-  double mfu = 0;  // model FLOPs (no recompute) / (step time x num_csx x peak)
+  double mfu = 0;                      // model FLOPs (no recompute) / (step time x num_csx x peak)
+  model::PredictionInterval interval;  // 80 % interval of step time and samples/s (simulated)
   bool chosen = false;
 };
 
@@ -45,6 +47,7 @@ struct SearchRequest {
   // Traces beyond kTracedSystems systems: systems shown besides system 0 (each < num_csx).
   std::vector<std::int64_t> trace_systems;
   double auto_min_speedup = 0.03;  // batching::choose
+  model::IntervalBasis interval;   // of every simulated row's prediction interval
 };
 
 struct SearchOutcome {

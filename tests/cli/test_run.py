@@ -2,14 +2,18 @@
 import csv
 import glob
 import io
+import json
+import math
 import os
+import re
 import tempfile
 
 from clitest import check, expect, finish, run
 
 COLUMNS = ("model,platform,overrides,mode,num_csx,batch_size,per_system_batch_size,seq_len,tokens_per_step,"
            "requested_micro_batch_size,micro_batch_size,num_microbatches,fits,reason,chosen,step_time_s,"
-           "samples_per_s,tokens_per_s,mfu,bound,compute_share,csx_io_share,swarmx_share,memoryx_link_share,"
+           "samples_per_s,samples_per_s_low,samples_per_s_high,step_time_s_low,step_time_s_high,"
+           "tokens_per_s,mfu,bound,compute_share,csx_io_share,swarmx_share,memoryx_link_share,"
            "optimizer_share,step_overhead_share,compute_time_s,weight_stream_time_s,exposed_stream_time_s,grad_reduce_time_s,"
            "optimizer_time_s,step_overhead_s,mem_activations_bytes,mem_weight_buffers_bytes,mem_gradients_bytes,"
            "mem_workspace_bytes,mem_total_bytes,mem_capacity_bytes,recompute_passes,activation_plan,steps,"
@@ -18,6 +22,21 @@ COLUMNS = ("model,platform,overrides,mode,num_csx,batch_size,per_system_batch_si
 
 def supported(P):
     return sorted({-(-P // k) for k in range(1, P + 1)}, reverse=True)
+
+
+def calibration_runs(family, platform):
+    """Runs of `family` and on `platform` in the fit data's `measurements` list, counted from the
+    file's text: each entry's model file names its family in its first `name:` key."""
+    text = open("platforms/calibration/measurements.yaml").read()
+    section = re.search(r"^measurements:\n(.*?)(?=^[A-Za-z_])", text, re.S | re.M).group(1)
+    entries = re.split(r"^- ", section, flags=re.M)[1:]
+    n_family = n_platform = 0
+    for e in entries:
+        model = re.search(r"^\s*model:\s*(\S+)", e, re.M).group(1)
+        name = re.search(r"^\s+name:\s*\"?([\w.-]+)", open(model).read(), re.M).group(1)
+        n_family += name == family
+        n_platform += re.search(r"^\s*platform:\s*(\S+)", e, re.M).group(1) == platform
+    return n_family, n_platform
 
 
 with tempfile.TemporaryDirectory() as d:
@@ -40,6 +59,27 @@ with tempfile.TemporaryDirectory() as d:
     for r in rows:
         k, m = int(r["num_microbatches"]), int(r["micro_batch_size"])
         check(k == -(-528 // m), f"k for MBS {m}")
+
+    # The 80 % interval of each rate: x / f to x f, f = exp(1.2816 x sd x w),
+    # w = sqrt(1 + 1/(n_family + 1) + 1/(n_platform + 1)) (README, "Prediction intervals").
+    nf, np_ = calibration_runs("gpt3", "cs2")
+    f = math.exp(1.2816 * 0.15 * math.sqrt(1 + 1 / (nf + 1) + 1 / (np_ + 1)))
+    for r in fitting:
+        v, t = float(r["samples_per_s"]), float(r["step_time_s"])
+        check(math.isclose(float(r["samples_per_s_low"]), v / f, rel_tol=1e-6) and
+              math.isclose(float(r["samples_per_s_high"]), v * f, rel_tol=1e-6) and
+              math.isclose(float(r["step_time_s_low"]), t / f, rel_tol=1e-6) and
+              math.isclose(float(r["step_time_s_high"]), t * f, rel_tol=1e-6),
+              f"MBS {r['micro_batch_size']}: interval x/ {f:.4f} ({nf} gpt3 runs, {np_} on cs2)")
+    check(all(r[c] == "" for r in rows if r["fits"] == "false"
+              for c in ("samples_per_s_low", "samples_per_s_high", "step_time_s_low",
+                        "step_time_s_high")), "infeasible rows have empty interval cells")
+    js = os.path.join(d, "out.json")
+    r = expect(["run", "scenarios/gpt3_xl_1x_cs2.yaml", "--json", js], 0,
+               out_has=["samples/s (80 % interval ", f"{nf} of family gpt3, {np_} on cs2"])
+    pi = json.load(open(js))["inputs"]["prediction_interval"]
+    check(pi == {"level": 0.8, "z": 1.2816, "log_sd": 0.15, "family": "gpt3",
+                 "family_runs": nf, "platform_runs": np_}, f"run --json prediction_interval {pi}")
 
     # Same input, same bytes.
     out2 = os.path.join(d, "out2.csv")

@@ -5,6 +5,7 @@
 #include <set>
 
 #include "batching/batch_split.hpp"
+#include "batching/choice_rules.hpp"
 #include "batching/resolve.hpp"
 #include "batching/step_plan.hpp"
 #include "batching/supported_sizes.hpp"
@@ -241,4 +242,36 @@ TEST(MbsSetting, Parses) {
   } catch (const InputError& e2) {
     EXPECT_NE(std::string(e2.what()).find("did you mean 'auto'"), std::string::npos);
   }
+}
+
+// A close call: the runner-up's step time within auto_min_speedup (3 %) of the chosen one's.
+TEST(ChoiceRules, MarksCloseCalls) {
+  // explore: 10 at 4.4241 s, 9 at 4.4425 s: 4.4425 / 4.4241 - 1 = 0.416 % <= 3 %.
+  const std::vector<Evaluated> ex{{11, true, 4.4991}, {10, true, 4.4241}, {9, true, 4.4425}};
+  const auto e = choose(MbsExplore{}, 528, ex, 0.03);
+  EXPECT_EQ(e.decision,
+            "explore chose 10: fastest of 3 fitting candidates (close call: runner-up 9 within "
+            "0.4%)");
+  // 8 at 5 s is 25 % slower than 4 s: no close call.
+  const auto far = choose(MbsExplore{}, 16, {{16, true, 4.0}, {8, true, 5.0}}, 0.03);
+  EXPECT_EQ(far.decision, "explore chose 16: fastest of 2 fitting candidates");
+  // auto keeps P = 112 as the fastest; 56 is 2 % slower (1.02 / 1.00 - 1): a close call.
+  const auto kept = choose(MbsAuto{}, 112, {{112, true, 1.00}, {56, true, 1.02}}, 0.03);
+  EXPECT_EQ(*kept.chosen, 0u);
+  EXPECT_EQ(kept.decision,
+            "auto kept 112: it is the fastest candidate (close call: runner-up 56 within 2.0%)");
+  // auto keeps P although 56 is 2 % faster (1.02 / 1.00 - 1 <= 3 %): that is a close call too.
+  const auto tie = choose(MbsAuto{}, 112, {{112, true, 1.02}, {56, true, 1.00}}, 0.03);
+  EXPECT_EQ(*tie.chosen, 0u);
+  EXPECT_NE(tie.decision.find("(close call: best other candidate 56 is 2.0% faster"),
+            std::string::npos);
+  // auto chose 28 (10 % faster than P); 56 is 1 % behind 28 (1.01 / 1.00 - 1).
+  const auto chose =
+      choose(MbsAuto{}, 112, {{112, true, 1.10}, {56, true, 1.01}, {28, true, 1.00}}, 0.03);
+  EXPECT_EQ(*chose.chosen, 2u);
+  EXPECT_EQ(chose.decision,
+            "auto chose 28: 10.0% faster than 112 (threshold 3%) (close call: runner-up 56 "
+            "within 1.0%)");
+  // A fixed MBS has no runner-up.
+  EXPECT_EQ(choose(MbsFixed{16}, 16, {{16, true, 1.0}}, 0.03).decision, "micro_batch_size 16");
 }

@@ -11,6 +11,9 @@ TEST(ResultsJson, UnitsFollowTheColumnNames) {
   EXPECT_EQ(column_unit("time_to_train_s"), "s");
   EXPECT_EQ(column_unit("mem_total_bytes"), "bytes");
   EXPECT_EQ(column_unit("samples_per_s"), "samples/s");
+  EXPECT_EQ(column_unit("samples_per_s_low"), "samples/s");  // an interval bound: its value's
+  EXPECT_EQ(column_unit("samples_per_s_high"), "samples/s");
+  EXPECT_EQ(column_unit("step_time_s_high"), "s");
   EXPECT_EQ(column_unit("measured_samples_per_s"), "samples/s");
   EXPECT_EQ(column_unit("tokens_per_s"), "tokens/s");
   EXPECT_EQ(column_unit("mfu"), "fraction");

@@ -42,7 +42,13 @@ with tempfile.TemporaryDirectory() as d:
           "one system fewer misses the deadline")
     check(f"answer: smallest cluster: {answer} x cs3 (batch_size 960" in r.stdout,
           f"the answer names {answer} CS-3: {r.stdout[-600:]}")
-    check(answer == 16, f"16 CS-3, the answer the issue's hand search (a sweep filtered by hand) found (got {answer})")
+    # The hand search: every cluster size up to the answer swept, filtered here.
+    swept = os.path.join(d, "swept.csv")
+    expect(["sweep", "models/llama3_8b.yaml", "--platform", "cs3", "--tokens", "1e12",
+            "--batch-size", "960", "--num-csx", f"1:{answer}", "--csv", swept, "--quiet"], 0)
+    by_hand = sorted(int(x["num_csx"]) for x in rows_of(swept)
+                     if x["chosen"] == "true" and float(x["time_to_train_s"]) <= 7 * DAY)
+    check(by_hand and by_hand[0] == answer, f"a sweep filtered by hand finds {by_hand[:1]}, plan {answer}")
 
     # 1b. The time to train on a given cluster: the same row as the deadline search's.
     r = expect(["plan", "llama3_8b", "--platform", "cs3", "--tokens", "1e12", "--num-csx", "16",

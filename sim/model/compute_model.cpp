@@ -13,7 +13,7 @@ double simd_fill(const platform::PlatformSpec& p, double tokens) {
 }
 
 double attention_fill(const platform::PlatformSpec& p, double head_dim) {
-  if (head_dim <= 0) return 1.0;
+  if (head_dim <= 0 || p.softmax_cycles_per_score <= 0) return 1.0;
   const double fmac_cycles = 2 * head_dim / static_cast<double>(p.simd_width);
   return fmac_cycles / (fmac_cycles + p.softmax_cycles_per_score);
 }
@@ -24,7 +24,7 @@ double kernel_time_s(const platform::PlatformSpec& p, double tokens, double flop
 }
 
 double reduction_fill(const platform::PlatformSpec& p, double input_features) {
-  if (input_features <= 0) return 1.0;
+  if (input_features <= 0 || p.reduce_cycles_per_output <= 0) return 1.0;
   const double fmac_cycles =
       input_features / (static_cast<double>(p.fabric_columns) * static_cast<double>(p.simd_width));
   return fmac_cycles / (fmac_cycles + p.reduce_cycles_per_output);

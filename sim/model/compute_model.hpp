@@ -40,11 +40,13 @@ namespace csx::model {
 // Fraction of SIMD lanes doing work for a kernel over `tokens` tokens, in [0, 1); 0 for none.
 [[nodiscard]] double simd_fill(const platform::PlatformSpec& p, double tokens);
 
-// Rate of attention products against weight-streamed ones, in (0, 1]; 1 for head_dim <= 0.
+// Rate of attention products against weight-streamed ones, in (0, 1]; 1 for head_dim <= 0 or
+// no softmax cost.
 [[nodiscard]] double attention_fill(const platform::PlatformSpec& p, double head_dim);
 
 // Rate of a weight-streamed product of `input_features` (its contraction K) against one of
-// unbounded width, in (0, 1]: (K / (columns x w)) / (K / (columns x w) + r); 1 for K <= 0.
+// unbounded width, in (0, 1]: (K / (columns x w)) / (K / (columns x w) + r); 1 for K <= 0 or
+// r <= 0.
 [[nodiscard]] double reduction_fill(const platform::PlatformSpec& p, double input_features);
 
 // Seconds of a kernel of `flops` FLOP over `tokens` tokens, all of it weight-streamed products.

@@ -31,7 +31,7 @@ bool integer_column(const std::string& c) {
 bool text_column(const std::string& c) {
   return one_of(
       c, {"model", "platform", "overrides", "mode", "requested_micro_batch_size", "reason", "bound",
-          "activation_plan", "name", "group", "release", "shard", "grid"});
+          "activation_plan", "name", "group", "family", "release", "shard", "grid"});
 }
 
 }  // namespace

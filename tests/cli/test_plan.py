@@ -45,7 +45,7 @@ with tempfile.TemporaryDirectory() as d:
     # The hand search: every cluster size up to the answer swept, filtered here.
     swept = os.path.join(d, "swept.csv")
     expect(["sweep", "models/llama3_8b.yaml", "--platform", "cs3", "--tokens", "1e12",
-            "--batch-size", "960", "--num-csx", f"1:{answer}", "--csv", swept, "--quiet"], 0)
+            "--batch-size", "960", "--num-csx", f"1:{answer}:+1", "--csv", swept, "--quiet"], 0)
     by_hand = sorted(int(x["num_csx"]) for x in rows_of(swept)
                      if x["chosen"] == "true" and float(x["time_to_train_s"]) <= 7 * DAY)
     check(by_hand and by_hand[0] == answer, f"a sweep filtered by hand finds {by_hand[:1]}, plan {answer}")

@@ -63,7 +63,10 @@ with tempfile.TemporaryDirectory() as d:
     # The 80 % interval of each rate: x / f to x f, f = exp(1.2816 x sd x w),
     # w = sqrt(1 + 1/(n_family + 1) + 1/(n_platform + 1)) (README, "Prediction intervals").
     nf, np_ = calibration_runs("gpt3", "cs2")
-    f = math.exp(1.2816 * 0.15 * math.sqrt(1 + 1 / (nf + 1) + 1 / (np_ + 1)))
+    # The spread tools/calibrate --write put in the platform file, read from its text.
+    sd = float(re.search(r"^\s*prediction_log_sd:\s*(\S+)", open("platforms/cs2.yaml").read(),
+                         re.M).group(1))
+    f = math.exp(1.2816 * sd * math.sqrt(1 + 1 / (nf + 1) + 1 / (np_ + 1)))
     for r in fitting:
         v, t = float(r["samples_per_s"]), float(r["step_time_s"])
         check(math.isclose(float(r["samples_per_s_low"]), v / f, rel_tol=1e-6) and
@@ -78,7 +81,7 @@ with tempfile.TemporaryDirectory() as d:
     r = expect(["run", "scenarios/gpt3_xl_1x_cs2.yaml", "--json", js], 0,
                out_has=["samples/s (80 % interval ", f"{nf} of family gpt3, {np_} on cs2"])
     pi = json.load(open(js))["inputs"]["prediction_interval"]
-    check(pi == {"level": 0.8, "z": 1.2816, "log_sd": 0.15, "family": "gpt3",
+    check(pi == {"level": 0.8, "z": 1.2816, "log_sd": sd, "family": "gpt3",
                  "family_runs": nf, "platform_runs": np_}, f"run --json prediction_interval {pi}")
 
     # Same input, same bytes.

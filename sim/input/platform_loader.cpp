@@ -152,12 +152,15 @@ void set_choices(PlatformSpec& spec, const io::Block& b) {
 
 }  // namespace
 
+bool is_platform_path(const std::string& name_or_path) {
+  return name_or_path.find('/') != std::string::npos || name_or_path.ends_with(".yaml") ||
+         name_or_path.ends_with(".yml");
+}
+
 PlatformSpec load_platform(const std::string& name_or_path, const std::string& data_dir) {
   namespace fs = std::filesystem;
   std::string path = name_or_path;
-  const bool looks_like_path = name_or_path.find('/') != std::string::npos ||
-                               name_or_path.ends_with(".yaml") || name_or_path.ends_with(".yml");
-  if (!looks_like_path) {
+  if (!is_platform_path(name_or_path)) {
     const std::vector<std::string> known{"cs2", "cs3"};
     if (std::find(known.begin(), known.end(), name_or_path) == known.end())
       throw InputError(fmt::format("unknown platform '{}'{}: use cs2, cs3 or a platform file",

@@ -84,18 +84,23 @@ class Planner {
   SweepTable rows_;
 };
 
-// Smallest num_csx in [1, max_n] whose time to train is within the deadline: doubling from 1,
-// then bisecting between the last miss and the first hit (time to train taken as falling with
-// num_csx between them; README, "Questions csxsim answers"). A size a rule refuses ends the
-// doubling: the largest size the rules allow below it is found by bisection and tried. Nullopt
-// when no size meets the deadline.
-std::optional<std::int64_t> smallest_meeting(Planner& planner, const PlatformSetup& setup,
-                                             std::int64_t b, std::int64_t max_n,
-                                             double deadline_s) {
+// Smallest num_csx in [1, max_n] whose time to train is within the deadline: doubling from 1
+// to the first size that meets it (or that a rule refuses), then every size between the last
+// miss and it, in ascending order, until one meets the deadline. Under `auto` the time to train
+// is not monotone in num_csx (the per-system batch, and with it the micro-batch size, changes
+// with every size), so bisecting there could skip the answer; only the sizes below the last
+// doubling miss are taken to miss without being evaluated (README, "Questions csxsim answers").
+// Rules refuse sizes from some size on (e.g. B < N), so that edge is found by bisection.
+struct SmallestSearch {
+  std::optional<std::int64_t> num_csx;  // empty when no size meets the deadline
+  std::int64_t last_doubling_miss = 0;  // 0 when size 1 was not a miss
+};
+SmallestSearch smallest_meeting(Planner& planner, const PlatformSetup& setup, std::int64_t b,
+                                std::int64_t max_n, double deadline_s) {
   const auto eval = [&](std::int64_t n) -> const Evaluation& {
     return planner.evaluate(setup.overrides, setup.label, n, b);
   };
-  std::int64_t miss = 0, hit = 0;
+  std::int64_t miss = 0, upper = 0;  // every size in (miss, upper] is scanned
   for (std::int64_t n = 1;; n = std::min(2 * n, max_n)) {
     const auto& e = eval(n);
     if (e.refused) {
@@ -105,22 +110,38 @@ std::optional<std::int64_t> smallest_meeting(Planner& planner, const PlatformSet
         const std::int64_t mid = allowed + (refused - allowed) / 2;
         (eval(mid).refused ? refused : allowed) = mid;
       }
-      if (allowed == miss || eval(allowed).time_s > deadline_s) return std::nullopt;
-      hit = allowed;
+      upper = allowed;
       break;
     }
     if (e.time_s <= deadline_s) {
-      hit = n;
+      upper = n;
       break;
     }
     miss = n;
-    if (n == max_n) return std::nullopt;
+    if (n == max_n) return {std::nullopt, miss};
   }
-  while (hit - miss > 1) {
-    const std::int64_t mid = miss + (hit - miss) / 2;
-    (eval(mid).time_s <= deadline_s ? hit : miss) = mid;
+  for (std::int64_t n = miss + 1; n <= upper; ++n)
+    if (eval(n).time_s <= deadline_s) return {n, miss};
+  return {std::nullopt, miss};
+}
+
+// Where the evaluated sizes of one platform and batch show that more systems took longer:
+// the first such pair, as a note; empty when the evaluated times fall with num_csx.
+std::string monotony_note(const Planner& planner, const std::string& label, std::int64_t b,
+                          std::int64_t last_doubling_miss) {
+  const Evaluation* fastest = nullptr;  // the fastest of the smaller sizes
+  for (const auto& [key, e] : planner.evaluations()) {
+    if (key.platform != label || key.batch_size != b || !e.chosen) continue;
+    if (fastest && e.time_s > fastest->time_s)
+      return fmt::format(
+          "note: the time to train is not monotone in num_csx here ({} takes {}, {} takes {}); "
+          "every size from {} on was evaluated; the sizes below {} were taken to miss the "
+          "deadline, as {} does",
+          fastest->key.num_csx, human_duration(fastest->time_s), key.num_csx,
+          human_duration(e.time_s), last_doubling_miss + 1, last_doubling_miss, last_doubling_miss);
+    if (!fastest || e.time_s < fastest->time_s) fastest = &e;
   }
-  return hit;
+  return "";
 }
 
 void print_table(const Planner& planner, double deadline_s) {
@@ -233,7 +254,12 @@ int plan_command(const Args& args) {
       if (with_deadline) {
         const std::int64_t limit = std::min<std::int64_t>(
             {setup.spec.max_cluster_size, b, max_n.value_or(setup.spec.max_cluster_size)});
-        const auto n = smallest_meeting(planner, setup, b, limit, deadline_s);
+        const auto search = smallest_meeting(planner, setup, b, limit, deadline_s);
+        const auto& n = search.num_csx;
+        if (search.last_doubling_miss > 1) {
+          auto note = monotony_note(planner, label, b, search.last_doubling_miss);
+          if (!note.empty()) answers.push_back(std::move(note));
+        }
         if (!n) {
           // The fastest cluster evaluated for this platform and batch, if any ran.
           const Evaluation* fastest = nullptr;

@@ -10,6 +10,7 @@
 #include "input/scenario.hpp"
 #include "model/layer_costs.hpp"
 #include "model/memory_model.hpp"
+#include "report/results_json.hpp"
 
 namespace csx::model {
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(Stack, name, num_layers, hidden_size, num_heads, num_kv_heads,
@@ -92,7 +93,7 @@ void print_json(const io::Scenario& scenario, const platform::PlatformSpec& plat
                                             {"weight_bytes", L.weight_bytes},
                                             {"forward_flops_per_sample", L.forward_flops},
                                             {"activation_bytes_per_sample", L.activation_bytes}});
-  fmt::print("{}\n", j.dump(2));
+  fmt::print("{}\n", io::json_text(j, 2));
 }
 
 void print_text(const io::Scenario& scenario, const platform::PlatformSpec& platform,

@@ -31,7 +31,9 @@ int merge_command(const Args& args) {
     merge_points(std::move(part), table, f);
   }
   check_shards_complete(table.shards);
-  io::write_file_atomically(output, table.render());
+  io::OutputFiles files;
+  files.stage(output, table.render());
+  files.commit();
   return 0;
 }
 

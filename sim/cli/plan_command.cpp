@@ -303,7 +303,8 @@ int plan_command(const Args& args) {
       std::all_of(evals.begin(), evals.end(), [](const auto& kv) { return kv.second.refused; }))
     throw RuleError(fmt::format("every cluster considered is refused; first: {}",
                                 evals.begin()->second.why_not));
-  if (!csv.empty()) io::write_file_atomically(csv, planner.rows().render());
+  io::OutputFiles files;
+  if (!csv.empty()) files.stage(csv, planner.rows().render());
   if (!json.empty()) {
     auto inputs = job_inputs("plan", model_path, scenario, base);
     inputs["batch_size"] = batches;
@@ -311,21 +312,23 @@ int plan_command(const Args& args) {
                                                  : nlohmann::ordered_json(nullptr);
     if (vm->count("num-csx")) inputs["num_csx"] = (*vm)["num-csx"].as<std::string>();
     if (vm->count("variant")) inputs["variants"] = (*vm)["variant"].as<std::vector<std::string>>();
-    write_results_json(json, inputs, planner.rows().render());
+    stage_results_json(files, json, inputs, planner.rows().render());
   }
   if (!vm->count("quiet")) {
     print_table(planner, with_deadline ? deadline_s : kNever);
     fmt::print("\n");
   }
   for (const auto& a : answers) fmt::print("{}\n", a);
+  if (best)
+    fmt::print("answer: {}\n", with_deadline ? fmt::format("smallest cluster: {}", summary(*best))
+                                             : fmt::format("fastest: {}", summary(*best)));
+  files.commit();
   if (!best) {
     if (with_deadline)
       throw InfeasibleError(fmt::format("no platform and batch size considered meets {}",
                                         human_duration(deadline_s)));
     throw InfeasibleError("nothing fits on any cluster considered");
   }
-  fmt::print("answer: {}\n", with_deadline ? fmt::format("smallest cluster: {}", summary(*best))
-                                           : fmt::format("fastest: {}", summary(*best)));
   return 0;
 }
 

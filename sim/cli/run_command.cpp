@@ -79,10 +79,11 @@ Overrides read_overrides(const po::variables_map& vm, bool grid) {
 }
 
 // The chosen candidate's timeline, recorded by the simulation that produced its row.
-void write_trace(const std::string& path, const Job& job, const PassResult& r) {
+void write_trace(io::OutputFiles& out, const std::string& path, const Job& job,
+                 const PassResult& r) {
   const auto& chosen = r.outcome.rows[*r.outcome.chosen];
-  io::write_file_atomically(
-      path, io::chrome_trace_json(
+  out.stage(path,
+            io::chrome_trace_json(
                 chosen.sim.trace,
                 fmt::format("{} on {} x {}, {} MBS {}; busy share of the step: {}", r.context.model,
                             job.num_csx, job.platform_label, model::to_string(r.context.pass),
@@ -155,10 +156,13 @@ int run_command(const Args& args) {
     print_job_header(stdout, job);
     for (const auto& r : results) print_pass(stdout, job, r);
   }
-  if (want_csv) io::write_file_atomically(csv, run_csv_text(results));
+  io::OutputFiles files;
+  if (want_csv) files.stage(csv, run_csv_text(results));
   if (!json.empty())
-    write_results_json(json, run_inputs(scenario_file, job, overrides), run_csv_text(results));
-  if (want_trace && results.front().outcome.chosen) write_trace(trace, job, results.front());
+    stage_results_json(files, json, run_inputs(scenario_file, job, overrides),
+                       run_csv_text(results));
+  if (want_trace && results.front().outcome.chosen) write_trace(files, trace, job, results.front());
+  files.commit();
   for (const auto& r : results)
     if (!r.outcome.chosen)
       throw InfeasibleError(fmt::format(

@@ -291,12 +291,10 @@ int sweep_command(const Args& args) {
   install_handlers();
   const std::string failure = run_points(pending, jobs, csv, table, progress, refused);
   progress.finish();
-  io::write_file_atomically(csv, table.render());
-  if (!json.empty() && failure.empty() && g_signal == 0) {
-    auto inputs = sweep_inputs(scenario_file, scenario, base, num_csx, batches, shard);
-    if (vm->count("variant")) inputs["variants"] = (*vm)["variant"].as<std::vector<std::string>>();
-    write_results_json(json, inputs, table.render());
-  }
+  // --csv is the sweep's checkpoint: written as points finish and on an interruption, so that
+  // --resume can go on (README, "Sweeps"); the finished sweep's CSV, JSON and summary land
+  // together.
+  if (!failure.empty() || g_signal != 0) io::write_file_atomically(csv, table.render());
   if (!failure.empty()) throw std::runtime_error(failure);
   if (g_signal != 0) {
     fmt::print(stderr,
@@ -305,8 +303,16 @@ int sweep_command(const Args& args) {
                table.points.size(), total, csv);
     return 128 + g_signal;
   }
+  io::OutputFiles files;
+  files.stage(csv, table.render());
+  if (!json.empty()) {
+    auto inputs = sweep_inputs(scenario_file, scenario, base, num_csx, batches, shard);
+    if (vm->count("variant")) inputs["variants"] = (*vm)["variant"].as<std::vector<std::string>>();
+    stage_results_json(files, json, inputs, table.render());
+  }
   if (!quiet)
     print_summary(table, table.points.size() - kept, kept, refused, progress.elapsed_s(), csv);
+  files.commit();
   // Exit 1, as run does, when no grid point has a candidate that fits.
   bool any_chosen = false;
   const auto chosen = io::csv_column("chosen");

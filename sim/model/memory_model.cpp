@@ -25,9 +25,7 @@ double max_kv_bytes(const ModelCosts& c) {
 
 // Per-sample activation bytes with everything kept (attention scores recomputed in-kernel).
 double kept_bytes(const ModelCosts& c) {
-  double k = 0;
-  for (const auto& L : c.layers) k += L.activation_bytes - L.score_bytes;
-  return k;
+  return c.kept_activation_bytes_per_sample();
 }
 
 struct Plan {

@@ -112,22 +112,27 @@ Job make_job(const io::Scenario& s, const Overrides& o, const std::string& data_
   return job;
 }
 
+search::SearchRequest search_request(const Job& job, const Job::Pass& p) {
+  search::SearchRequest req;
+  req.resolution = p.resolution;
+  req.split = p.split;
+  req.traits = {job.scenario.model.label, job.scenario.model.transformer(),
+                job.scenario.model.batch_norm()};
+  req.costs = job.costs;
+  req.platform = job.platform;
+  req.pass = p.pass;
+  req.seq_len = job.scenario.model.seq_len;
+  req.simulated_steps = job.scenario.simulated_steps;
+  req.record_trace = job.record_trace;
+  req.trace_systems = job.trace_systems;
+  req.auto_min_speedup = job.scenario.auto_min_speedup;
+  return req;
+}
+
 std::vector<PassResult> run_job(const Job& job) {
   std::vector<PassResult> results;
   for (const auto& p : job.passes) {
-    search::SearchRequest req;
-    req.resolution = p.resolution;
-    req.split = p.split;
-    req.traits = {job.scenario.model.label, job.scenario.model.transformer(),
-                  job.scenario.model.batch_norm()};
-    req.costs = job.costs;
-    req.platform = job.platform;
-    req.pass = p.pass;
-    req.seq_len = job.scenario.model.seq_len;
-    req.simulated_steps = job.scenario.simulated_steps;
-    req.record_trace = job.record_trace;
-    req.trace_systems = job.trace_systems;
-    req.auto_min_speedup = job.scenario.auto_min_speedup;
+    const auto req = search_request(job, p);
     PassResult r;
     r.outcome = search::run_search(req, [&job](const std::vector<engine::SimulationInput>& in) {
       return engine::simulate_all(in, job.simulation_processes);

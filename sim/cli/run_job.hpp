@@ -79,4 +79,11 @@ struct PassResult {
 // Runs the search of each pass (simulations in child processes).
 [[nodiscard]] std::vector<PassResult> run_job(const Job& job);
 
+// The longest training make_job accepts, in steps (--steps, --tokens or the file's max_steps):
+// far beyond any training run, and exact in a double and an int64.
+inline constexpr double kMaxTrainingSteps = 1e15;
+
+// What run_job searches for one of the job's passes.
+[[nodiscard]] search::SearchRequest search_request(const Job& job, const Job::Pass& pass);
+
 }  // namespace csx::cli

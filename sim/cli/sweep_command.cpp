@@ -126,6 +126,32 @@ std::map<PointKey, Job> grid_jobs(const io::Scenario& scenario,
   return pending;
 }
 
+// Each kept point must hold one row per candidate its search writes (search::candidate_sizes),
+// for each pass; a point with rows missing (a file cut short or edited) is refused, naming it.
+void check_complete(const std::string& csv, const SweepTable& table,
+                    const std::map<PointKey, Job>& pending) {
+  const auto mode = io::csv_column("mode"), mbs = io::csv_column("micro_batch_size");
+  std::map<std::pair<PointKey, std::string>, std::set<std::string>> rows;
+  table.for_each_row([&](const PointKey& key, const std::vector<std::string>& f) {
+    rows[{key, f[mode]}].insert(f[mbs]);
+    return true;
+  });
+  for (const auto& [key, text] : table.points) {
+    const Job& job = pending.at(key);
+    for (const auto& p : job.passes) {
+      std::set<std::string> want;
+      for (const auto m : search::candidate_sizes(search_request(job, p)))
+        want.insert(std::to_string(m));
+      const auto& got = rows[{key, model::to_string(p.pass)}];
+      if (got != want)
+        throw InputError(fmt::format(
+            "{}: point {} ({}) has {} of its {} candidate rows: the file was cut short or "
+            "edited; remove that point's rows to run it again",
+            csv, describe(key), model::to_string(p.pass), got.size(), want.size()));
+    }
+  }
+}
+
 // --resume: the finished points of `csv`, which must be of this sweep; they leave `pending`.
 SweepTable resume(const std::string& csv, std::map<PointKey, Job>& pending) {
   SweepTable table = read_results_csv(csv);
@@ -161,6 +187,7 @@ SweepTable resume(const std::string& csv, std::map<PointKey, Job>& pending) {
                         expected.empty() ? "none" : expected));
       return true;
     });
+    check_complete(csv, table, pending);
   }
   for (const auto& [key, rows] : table.points) pending.erase(key);
   fmt::print(stderr, "resume: {} finished points kept from {}\n", table.points.size(), csv);

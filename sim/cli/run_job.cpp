@@ -52,10 +52,10 @@ Job make_job(const io::Scenario& s, const Overrides& o, const std::string& data_
   job.num_csx_defaulted = !o.num_csx && !s.num_csx;
   job.num_csx = o.num_csx.value_or(s.num_csx.value_or(1));
   if (job.num_csx > job.platform.max_cluster_size)
-    throw RuleError(fmt::format(
-        "{}num_csx = {} exceeds the largest {} cluster, {} systems (system.max_cluster_size in {})",
-        o.num_csx || s.num_csx_where.empty() ? "" : s.num_csx_where + ": ", job.num_csx,
-        job.platform.name, job.platform.max_cluster_size, job.platform.source));
+    throw RuleError(fmt::format("{}num_csx = {} exceeds the largest {} cluster, {} systems ({})",
+                                o.num_csx || s.num_csx_where.empty() ? "" : s.num_csx_where + ": ",
+                                job.num_csx, job.platform.name, job.platform.max_cluster_size,
+                                job.platform.origin("system.max_cluster_size")));
   job.scenario.compile_only = s.compile_only || o.compile_only;
   if (o.simulated_steps) job.scenario.simulated_steps = *o.simulated_steps;
   if (job.scenario.simulated_steps < 2 || job.scenario.simulated_steps > 100)

@@ -238,8 +238,10 @@ void apply_overrides(PlatformSpec& p, const Overrides& overrides, bool refuse_ot
                         flag, key, value, p.name, key.substr(0, colon),
                         did_you_mean(key.substr(0, colon), {p.name})));
     }
-  for (const auto& [key, value] : overrides_for(p.name, overrides))
+  for (const auto& [key, value] : overrides_for(p.name, overrides)) {
     override_parameter(p, key, value, flag);
+    p.overridden[key] = flag;
+  }
 }
 
 std::vector<KeyInfo> platform_keys() {

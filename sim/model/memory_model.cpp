@@ -167,9 +167,9 @@ MemoryXCheck memoryx_check(const ModelCosts& c, const platform::PlatformSpec& p)
   if (!x.fits)
     x.reason = fmt::format(
         "weights and optimizer state need {:.3f} TB ({} parameters x {} bytes) but MemoryX "
-        "holds {:.3f} TB (memoryx.capacity_bytes in {})",
+        "holds {:.3f} TB ({})",
         x.required_bytes / 1e12, c.parameters(), p.memoryx_bytes_per_parameter,
-        x.capacity_bytes / 1e12, p.source);
+        x.capacity_bytes / 1e12, p.origin("memoryx.capacity_bytes"));
   return x;
 }
 

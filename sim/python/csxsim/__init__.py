@@ -76,6 +76,8 @@ def _text(value, what):
 def _list(value, what):
     """A sweep list: "1:16:x2", "1,2,4", an int or a sequence of ints."""
     if isinstance(value, (list, tuple, range)):
+        if len(value) == 0:
+            raise InputError(f"{what} = {value!r}: an empty list; give at least one value")
         return ",".join(_text(v, what) for v in value)
     return _text(value, what)
 

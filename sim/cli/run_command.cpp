@@ -161,6 +161,10 @@ int run_command(const Args& args) {
   if (!json.empty()) io::check_output_path(json, "--json", inputs);
   const auto results = run_job(job);
 
+  // A setting moved to a supported value is said on standard error, also with --quiet.
+  for (const auto& r : results)
+    if (!r.notice.empty())
+      fmt::print(stderr, "notice: {} pass: {}\n", model::to_string(r.context.pass), r.notice);
   const bool quiet = vm->count("quiet") > 0;
   if (!quiet) {
     print_job_header(stdout, job);

@@ -76,6 +76,25 @@ class Progress {
   Clock::time_point start_ = Clock::now();
 };
 
+// "note: skipped POINT: WHY" for the first kShownSkips points a rule refuses, then one line
+// for the rest (a grid of 100,000 sizes would print 100,000 lines).
+class SkipNotes {
+ public:
+  static constexpr std::size_t kShownSkips = 5;
+  void note(const PointKey& key, const std::string& why) {
+    if (count_++ < kShownSkips) fmt::print(stderr, "note: skipped {}: {}\n", describe(key), why);
+  }
+  void finish() const {
+    if (count_ > kShownSkips)
+      fmt::print(stderr, "note: skipped {} more points refused by a rule ({} in all)\n",
+                 count_ - kShownSkips, count_);
+  }
+  [[nodiscard]] std::size_t count() const { return count_; }
+
+ private:
+  std::size_t count_ = 0;
+};
+
 // One grid point's CSV rows (run in a child of the pool).
 std::string point_rows(const Job& job) {
   std::string text;
@@ -91,7 +110,7 @@ std::map<PointKey, Job> grid_jobs(const io::Scenario& scenario,
                                   const std::vector<std::int64_t>& num_csx,
                                   const std::vector<std::int64_t>& batches,
                                   std::pair<std::int64_t, std::int64_t> shard,
-                                  int processes_per_point, std::size_t& refused) {
+                                  int processes_per_point, SkipNotes& refused) {
   std::map<PointKey, const Overrides*> grid;
   for (const auto& setup : setups)
     for (const auto n : num_csx)
@@ -117,11 +136,10 @@ std::map<PointKey, Job> grid_jobs(const io::Scenario& scenario,
       pending.emplace(key, std::move(job));
     } catch (const RuleError& e) {
       if (first_refusal.empty()) first_refusal = e.what();
-      ++refused;
-      fmt::print(stderr, "note: skipped {}: {}\n", describe(key), e.what());
+      refused.note(key, e.what());
     }
   }
-  if (pending.empty() && refused > 0)
+  if (pending.empty() && refused.count() > 0)
     throw RuleError(fmt::format("every grid point was refused; first: {}", first_refusal));
   return pending;
 }
@@ -228,7 +246,7 @@ void print_summary(const SweepTable& table, std::size_t run_now, std::size_t kep
 // once a second); returns the first failure, empty if none.
 std::string run_points(const std::map<PointKey, Job>& pending, std::int64_t jobs,
                        const std::string& csv, SweepTable& table, Progress& progress,
-                       std::size_t& refused) {
+                       SkipNotes& refused) {
   std::vector<std::pair<PointKey, const Job*>> points;
   for (const auto& [key, job] : pending) points.emplace_back(key, &job);
   auto last_write = std::chrono::steady_clock::now();
@@ -242,8 +260,7 @@ std::string run_points(const std::map<PointKey, Job>& pending, std::int64_t jobs
         if (c.status == 0) {
           table.points[key] = std::move(c.output);
         } else if (c.status == 2) {
-          fmt::print(stderr, "note: skipped {}: {}\n", describe(key), c.output);
-          ++refused;
+          refused.note(key, c.output);
         } else if (g_signal == 0) {
           failure = fmt::format("{}: {}", describe(key),
                                 c.output.empty() ? "worker process failed" : c.output);
@@ -307,8 +324,15 @@ int sweep_command(const Args& args) {
       io::load_scenario(scenario_file, data_dir(), optional_count(*vm, "seq-len"));
   print_warnings(scenario);
   const auto setups = expand_platforms(*vm, base, scenario.platform, data_dir());
+  // A fixed step count over several batch sizes trains different token budgets.
+  const auto fixed_steps = base.training_steps ? base.training_steps : scenario.max_steps;
+  if (fixed_steps && !base.tokens && batches.size() > 1)
+    fmt::print(stderr,
+               "note: time_to_train_s is for {} steps at every batch size, so the points train "
+               "different numbers of samples; pass --tokens to compare one token budget\n",
+               *fixed_steps);
 
-  std::size_t refused = 0;
+  SkipNotes refused;
   auto pending = grid_jobs(scenario, setups, num_csx, batches, shard, processes_per_point, refused);
   SweepTable table;
   if (vm->count("resume") && std::filesystem::exists(csv)) table = resume(csv, pending);
@@ -318,6 +342,7 @@ int sweep_command(const Args& args) {
   install_handlers();
   const std::string failure = run_points(pending, jobs, csv, table, progress, refused);
   progress.finish();
+  refused.finish();
   // --csv is the sweep's checkpoint: written as points finish and on an interruption, so that
   // --resume can go on (README, "Sweeps"); the finished sweep's CSV, JSON and summary land
   // together.
@@ -338,7 +363,8 @@ int sweep_command(const Args& args) {
     stage_results_json(files, json, inputs, table.render());
   }
   if (!quiet)
-    print_summary(table, table.points.size() - kept, kept, refused, progress.elapsed_s(), csv);
+    print_summary(table, table.points.size() - kept, kept, refused.count(), progress.elapsed_s(),
+                  csv);
   files.commit();
   // Exit 1, as run does, when no grid point has a candidate that fits.
   bool any_chosen = false;

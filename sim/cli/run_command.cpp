@@ -20,13 +20,19 @@
 
 namespace csx::cli {
 
-void add_job_options(po::options_description& desc) {
+void add_job_options(po::options_description& desc, bool grid) {
+  const char* num_csx =
+      grid ? "num_csx values (LIST: 1,2,4 or 1:64:x2)" : "number of CS-X systems N";
+  const char* batch = grid ? "global batch sizes (LIST of samples: 264,528 or 64:1024:x2)"
+                           : "global batch size B (samples)";
+  const char* platform =
+      grid ? "cs2 | cs3 | platform file, or a list of them: cs2,cs3" : "cs2 | cs3 | platform file";
   // clang-format off
   desc.add_options()
-      ("num-csx", po::value<std::string>(), "number of CS-X systems N")
-      ("batch-size", po::value<std::string>(), "global batch size B (samples)")
+      ("num-csx", po::value<std::string>(), num_csx)
+      ("batch-size", po::value<std::string>(), batch)
       ("micro-batch-size", po::value<std::string>(), "auto | explore | none | INT | MIN:MAX")
-      ("platform", po::value<std::string>(), "cs2 | cs3 | platform file")
+      ("platform", po::value<std::string>(), platform)
       ("mode", po::value<std::string>(), "train | eval | train_and_eval")
       ("compile-only", "compile-only mode (required by explore)")
       ("steps", po::value<std::string>(), "training steps, for time to train")

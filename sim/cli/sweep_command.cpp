@@ -285,7 +285,7 @@ int sweep_command(const Args& args) {
   desc.add_options()("scenario", po::value(&scenario_file)->required(),
                      "scenario or Model Zoo params file");
   // clang-format on
-  add_job_options(desc);
+  add_job_options(desc, true);
   add_platform_set_options(desc);
   // clang-format off
   desc.add_options()

@@ -187,6 +187,8 @@ int plan_command(const Args& args) {
       ("batch-size", po::value<std::string>(), "global batch sizes (list; default: the file's)")
       ("micro-batch-size", po::value<std::string>(), "auto | explore | none | INT | MIN:MAX")
       ("compile-only", "compile-only mode (required by explore)")
+      ("max-explore", po::value<std::string>(),
+       "explore tries at most this many sizes (default 10000); more is refused")
       ("platform", po::value<std::string>(), "cs2 | cs3 | platform file, or a list: cs2,cs3")
       ("seq-len", po::value<std::string>(), "sequence length override (tokens)")
       ("platform-override", po::value<std::vector<std::string>>()->composing(),

@@ -39,6 +39,8 @@ void add_job_options(po::options_description& desc, bool grid) {
       ("tokens", po::value<std::string>(),
        "token budget, for time to train: steps = ceil(tokens / (batch x seq_len)); e.g. 1e12, 300B")
       ("sim-steps", po::value<std::string>(), "steps to simulate (2 to 100, default 2)")
+      ("max-explore", po::value<std::string>(),
+       "explore tries at most this many sizes (default 10000); more is refused")
       ("seq-len", po::value<std::string>(), "sequence length override (tokens)")
       ("platform-override", po::value<std::vector<std::string>>()->composing(),
        "KEY=VALUE, e.g. calibration.step_overhead_s=0.1 (repeatable)");
@@ -65,6 +67,7 @@ Overrides read_overrides(const po::variables_map& vm, bool grid) {
   if (vm.count("mode")) o.mode = io::parse_mode(vm["mode"].as<std::string>(), "--mode");
   o.compile_only = vm.count("compile-only") > 0;
   o.training_steps = optional_count(vm, "steps");
+  o.max_explore = optional_count(vm, "max-explore");
   if (vm.count("tokens")) {
     if (o.training_steps)
       throw InputError("--steps and --tokens both set the training length: pass one");

@@ -25,6 +25,7 @@ struct Overrides {
   std::optional<std::int64_t> training_steps;
   std::optional<double> tokens;  // token budget: training steps = ceil(tokens / tokens per step)
   std::optional<std::int64_t> simulated_steps;
+  std::optional<std::int64_t> max_explore;  // --max-explore (default kMaxExploreCandidates)
   std::vector<std::pair<std::string, std::string>> platform_overrides;  // KEY=VALUE
   // A PLATFORM: override naming another platform is refused (a run has one platform) or,
   // when false, skipped (validate's entries each have their own).

@@ -1,6 +1,8 @@
 // platforms/*.yaml -> PlatformSpec. One table describes every numeric key, so loading,
 // overrides and error messages share the same names and bounds.
 #include <fmt/format.h>
+#include <algorithm>
+#include <cctype>
 #include <filesystem>
 #include <limits>
 #include <optional>
@@ -188,6 +190,17 @@ PlatformSpec read_platform_unchecked(const YAML::Node& root_node, const std::str
   PlatformSpec spec;
   spec.source = path;
   spec.name = root.get_string("name");
+  // The name labels CSV rows and prefixes overrides (NAME:KEY=VALUE, NAME+VARIANT): no
+  // separator of those may be in it, and it may not be empty.
+  const bool plain =
+      !spec.name.empty() && std::all_of(spec.name.begin(), spec.name.end(), [](char c) {
+        return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '-' || c == '.';
+      });
+  if (!plain)
+    throw InputError(fmt::format(
+        "{} = '{}': a platform name is letters, digits, '_', '-' and '.' (it labels the CSV "
+        "rows; ',', ':', ';', '=' and '+' separate lists, overrides and variants)",
+        root.where("name"), spec.name));
   for (const auto& section : {"system", "swarmx", "memoryx", "calibration"}) {
     const io::Block b = root.child(section);
     b.require_known_keys(keys_of(section));

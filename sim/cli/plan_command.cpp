@@ -94,6 +94,7 @@ class Planner {
 struct SmallestSearch {
   std::optional<std::int64_t> num_csx;  // empty when no size meets the deadline
   std::int64_t last_doubling_miss = 0;  // 0 when size 1 was not a miss
+  std::int64_t scanned_to = 0;          // the largest size of the scan after the doubling
 };
 SmallestSearch smallest_meeting(Planner& planner, const PlatformSetup& setup, std::int64_t b,
                                 std::int64_t max_n, double deadline_s) {
@@ -118,27 +119,35 @@ SmallestSearch smallest_meeting(Planner& planner, const PlatformSetup& setup, st
       break;
     }
     miss = n;
-    if (n == max_n) return {std::nullopt, miss};
+    if (n == max_n) return {std::nullopt, miss, miss};
   }
   for (std::int64_t n = miss + 1; n <= upper; ++n)
-    if (eval(n).time_s <= deadline_s) return {n, miss};
-  return {std::nullopt, miss};
+    if (eval(n).time_s <= deadline_s) return {n, miss, n};
+  return {std::nullopt, miss, upper};
 }
 
 // Where the evaluated sizes of one platform and batch show that more systems took longer:
-// the first such pair, as a note; empty when the evaluated times fall with num_csx.
+// the first such pair, and which sizes were evaluated, as a note; empty when the evaluated
+// times fall with num_csx.
 std::string monotony_note(const Planner& planner, const std::string& label, std::int64_t b,
-                          std::int64_t last_doubling_miss) {
+                          const SmallestSearch& search) {
   const Evaluation* fastest = nullptr;  // the fastest of the smaller sizes
   for (const auto& [key, e] : planner.evaluations()) {
     if (key.platform != label || key.batch_size != b || !e.chosen) continue;
-    if (fastest && e.time_s > fastest->time_s)
+    if (fastest && e.time_s > fastest->time_s) {
+      const auto m = search.last_doubling_miss;
+      const std::string scanned =
+          search.scanned_to > m
+              ? fmt::format("every size from {} to {} was evaluated, below {} only the doubling "
+                            "sizes (1, 2, 4, ..., {}: the others are taken to miss as {} does)",
+                            m + 1, search.scanned_to, m + 1, m, m)
+              : fmt::format("only the doubling sizes (1, 2, 4, ..., {}) were evaluated", m);
       return fmt::format(
           "note: the time to train is not monotone in num_csx here ({} takes {}, {} takes {}); "
-          "every size from {} on was evaluated; the sizes below {} were taken to miss the "
-          "deadline, as {} does",
+          "{}",
           fastest->key.num_csx, human_duration(fastest->time_s), key.num_csx,
-          human_duration(e.time_s), last_doubling_miss + 1, last_doubling_miss, last_doubling_miss);
+          human_duration(e.time_s), scanned);
+    }
     if (!fastest || e.time_s < fastest->time_s) fastest = &e;
   }
   return "";
@@ -259,7 +268,7 @@ int plan_command(const Args& args) {
         const auto search = smallest_meeting(planner, setup, b, limit, deadline_s);
         const auto& n = search.num_csx;
         if (search.last_doubling_miss > 1) {
-          auto note = monotony_note(planner, label, b, search.last_doubling_miss);
+          auto note = monotony_note(planner, label, b, search);
           if (!note.empty()) answers.push_back(std::move(note));
         }
         if (!n) {

@@ -75,6 +75,7 @@ class Planner {
   }
 
   [[nodiscard]] const std::map<PointKey, Evaluation>& evaluations() const { return done_; }
+  [[nodiscard]] double auto_min_speedup() const { return scenario_.auto_min_speedup; }
   [[nodiscard]] const SweepTable& rows() const { return rows_; }
 
  private:
@@ -90,7 +91,12 @@ class Planner {
 // is not monotone in num_csx (the per-system batch, and with it the micro-batch size, changes
 // with every size), so bisecting there could skip the answer; only the sizes below the last
 // doubling miss are taken to miss without being evaluated (README, "Questions csxsim answers").
-// Rules refuse sizes from some size on (e.g. B < N), so that edge is found by bisection.
+// In the scan, sizes with the per-system batch P = ceil(B / N) of a smaller size that misses are
+// ruled out when it misses by more than auto's threshold: they run the same work on the fullest
+// system (same candidates, same memory) over a SwarmX tree at least as deep, so each candidate
+// takes at least as long, and auto's choice is within (1 + auto_min_speedup) of the fastest
+// candidate. Rules refuse sizes from some size on (e.g. B < N), so that edge is found by
+// bisection.
 struct SmallestSearch {
   std::optional<std::int64_t> num_csx;  // empty when no size meets the deadline
   std::int64_t last_doubling_miss = 0;  // 0 when size 1 was not a miss
@@ -121,8 +127,13 @@ SmallestSearch smallest_meeting(Planner& planner, const PlatformSetup& setup, st
     miss = n;
     if (n == max_n) return {std::nullopt, miss, miss};
   }
-  for (std::int64_t n = miss + 1; n <= upper; ++n)
-    if (eval(n).time_s <= deadline_s) return {n, miss, n};
+  const double ruled_out_above = deadline_s * (1 + planner.auto_min_speedup());
+  for (std::int64_t n = miss + 1; n <= upper;) {
+    const auto& e = eval(n);
+    if (e.time_s <= deadline_s) return {n, miss, n};
+    const std::int64_t p = (b + n - 1) / n;  // the largest size with this P: (b - 1) / (p - 1)
+    n = e.time_s > ruled_out_above && p > 1 ? (b - 1) / (p - 1) + 1 : n + 1;
+  }
   return {std::nullopt, miss, upper};
 }
 
@@ -138,9 +149,11 @@ std::string monotony_note(const Planner& planner, const std::string& label, std:
       const auto m = search.last_doubling_miss;
       const std::string scanned =
           search.scanned_to > m
-              ? fmt::format("every size from {} to {} was evaluated, below {} only the doubling "
-                            "sizes (1, 2, 4, ..., {}: the others are taken to miss as {} does)",
-                            m + 1, search.scanned_to, m + 1, m, m)
+              ? fmt::format(
+                    "every size from {} to {} was evaluated or ruled out by a smaller one "
+                    "of the same per-system batch, below {} only the doubling sizes (1, "
+                    "2, 4, ..., {}: the others are taken to miss as {} does)",
+                    m + 1, search.scanned_to, m + 1, m, m)
               : fmt::format("only the doubling sizes (1, 2, 4, ..., {}) were evaluated", m);
       return fmt::format(
           "note: the time to train is not monotone in num_csx here ({} takes {}, {} takes {}); "

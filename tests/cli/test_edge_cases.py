@@ -51,6 +51,34 @@ with tempfile.TemporaryDirectory() as d:
           "13 is the smallest evaluated size that meets the deadline")
     check("not monotone in num_csx" in r.stdout, f"the non-monotone times are said: {r.stdout}")
 
+    # 1b. The scan rules out a size whose per-system batch P = ceil(B / N) is a smaller size's
+    # when that one misses by more than auto's threshold (3 %): the same work on the fullest
+    # system over a SwarmX tree at least as deep. First the premise, on every candidate row of
+    # GPT-3 XL on 20 to 100 CS-2 (batch 528): within one P, no candidate gets faster with N.
+    brute = os.path.join(d, "brute.csv")
+    expect(["plan", "gpt3_xl", "--platform", "cs2", "--tokens", "300B", "--batch-size", "528",
+            "--num-csx", "20:100:+1", "--csv", brute, "-q"], 0)
+    by_group = {}
+    for x in rows_of(brute):
+        if x["fits"] == "true":
+            n = int(x["num_csx"])
+            by_group.setdefault((-(-528 // n), x["micro_batch_size"]), []).append((n, float(x["step_time_s"])))
+    slower = [(k, a, b) for k, v in by_group.items() for a, b in zip(sorted(v), sorted(v)[1:])
+              if b[1] < a[1] * (1 - 1e-12)]
+    check(len(by_group) > 20 and not slower, f"within one per-system batch, more systems are never faster: {slower[:3]}")
+    # Then the answer against a brute-force search: Llama-3 8B, batch 1024 on CS-3, 2 days.
+    # Doubling: 32 misses, 64 meets; 57 to 60 share P = 18 and take 2.105 days (> 2 x 1.03), so
+    # 58 to 60 are ruled out by 57; 61 to 63 (P = 17, 2.001 days) are within 3 % and evaluated.
+    expect(["plan", "llama3_8b", "--batch-size", "1024", "--platform", "cs3", "--tokens", "1e12",
+            "--num-csx", "33:64:+1", "--csv", brute, "-q"], 0)
+    every = {int(x["num_csx"]): float(x["time_to_train_s"]) for x in rows_of(brute) if x["chosen"] == "true"}
+    smallest = min(n for n, t in every.items() if t <= 2 * DAY)
+    r = expect(["plan", "llama3_8b", "--batch-size", "1024", "--platform", "cs3", "--tokens", "1e12",
+                "--deadline", "2d", "--csv", out], 0, out_has=[f"answer: smallest cluster: {smallest} x cs3"])
+    scanned = {int(x["num_csx"]) for x in rows_of(out)}
+    check(not {58, 59, 60} & scanned and {57, 61, 62, 63} <= scanned,
+          f"58 to 60 ruled out by 57, 61 to 63 evaluated: {sorted(scanned)}")
+
     # 2. A relative platform path in a scenario is read relative to the scenario, as its
     # model: is; the step time is the same from any working directory.
     sub = os.path.join(d, "sub")

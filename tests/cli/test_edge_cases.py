@@ -342,5 +342,24 @@ print(json.dumps(out))
         check(os.path.exists(kept_csv) and open(kept_csv).read() == res1.csv, "sweep(csv=) keeps the CSV")
         res2 = csxsim.sweep(scen, num_csx="1,2", batch_size=528, steps=10, csv=kept_csv, resume=True)
         check("1 kept from before" in res2.text, f"resume=True keeps the finished point: {res2.text[-300:]}")
+        # An interrupted sweep() without csv= keeps the CSV the CLI names, and says so.
+        script = r"""
+import os, re, signal, sys, threading
+sys.path.insert(0, sys.argv[1])
+import csxsim
+threading.Timer(1.5, lambda: os.kill(os.getpid(), signal.SIGINT)).start()
+try:
+    csxsim.sweep("scenarios/gpt3_xl_1x_cs2.yaml", num_csx="1:192:+1", batch_size=528, steps=10)
+    print("not interrupted")
+except KeyboardInterrupt as e:
+    path = re.search(r"kept in (\S+);", str(e)).group(1)
+    print(str(e))
+    print("exists" if os.path.exists(path) and open(path).read().count("\n") > 1 else "missing")
+    os.remove(path)
+"""
+        rr = subprocess.run([sys.executable, "-c", script, os.path.join(os.path.dirname(CSXSIM), "python")],
+                            capture_output=True, text=True, timeout=600)
+        check(rr.stdout.strip().endswith("exists") and "resume=True" in rr.stdout,
+              f"an interrupted sweep() keeps the CSV it names: {rr.stdout} {rr.stderr[-500:]}")
 
 finish()

@@ -145,10 +145,26 @@ def _flags(**options):
 
 def _run_writing(name, args, csv_path=None):
     """Runs the command with --csv and --json into a temporary folder (the CSV at csv_path when
-    given, which then stays); returns a Result."""
+    given, which then stays); returns a Result. A sweep's CSV without csv_path is a temporary
+    file of its own, kept only when the sweep is interrupted (the CLI names it)."""
+    given = csv_path is not None
+    if not given and name == "sweep":
+        fd, csv_path = tempfile.mkstemp(prefix="csxsim-sweep-", suffix=".csv")
+        os.close(fd)
+    interrupted = False
+    try:
+        return _run_into(name, args, csv_path, given)
+    except KeyboardInterrupt:
+        interrupted = True
+        raise
+    finally:
+        if csv_path is not None and not given and not interrupted and os.path.exists(csv_path):
+            os.remove(csv_path)
+
+
+def _run_into(name, args, csv_path, given):
     with tempfile.TemporaryDirectory(prefix="csxsim-") as tmp:
-        kept = csv_path is not None
-        csv_path = csv_path if kept else os.path.join(tmp, "out.csv")
+        csv_path = csv_path if csv_path is not None else os.path.join(tmp, "out.csv")
         json_path = os.path.join(tmp, "out.json")
         full = [*args, "--csv", csv_path, "--json", json_path]
 
@@ -167,8 +183,8 @@ def _run_writing(name, args, csv_path=None):
             raise
         if status >= 128:  # sweep stopped by SIGINT or SIGTERM
             where = (f"the finished points are kept in {csv_path}; call again with resume=True"
-                     if kept else "the finished points were in a temporary file, now removed; "
-                     "pass csv=PATH to keep them and resume=True to go on")
+                     if given else f"the finished points are kept in {csv_path}; call again with "
+                     f"csv={csv_path!r}, resume=True to finish")
             raise KeyboardInterrupt(f"csxsim {name} interrupted (status {status}): {where}")
         return result(status, text)
 

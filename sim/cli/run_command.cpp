@@ -140,7 +140,7 @@ int run_command(const Args& args) {
        "refuse a trace of more events than this (default 500000, about 130 MB)")
       ("jobs,j", po::value<std::string>(),
        "simulation processes at once (default: one per CPU; at most 2 are used)")
-      ("quiet,q", "print nothing but errors");
+      ("quiet,q", "print nothing on stdout (errors and notices still go to stderr)");
   // clang-format on
   po::positional_options_description pos;
   pos.add("scenario", 1);

@@ -41,8 +41,9 @@ std::string close_call(const std::vector<Evaluated>& c, std::size_t chosen, doub
 
 std::optional<std::int64_t> auto_extra_candidate(std::int64_t P, bool p_fits, bool batch_norm,
                                                  std::int64_t max_fitting) {
-  if (p_fits || batch_norm || max_fitting < 1) return std::nullopt;
-  return supported_floor(P, std::min(max_fitting, P));
+  if (p_fits || batch_norm) return std::nullopt;
+  // When not even 1 fits, 1: its row reports the least on-chip memory any size needs.
+  return supported_floor(P, std::clamp<std::int64_t>(max_fitting, 1, P));
 }
 
 Choice choose(const MbsSetting& setting, std::int64_t P, const std::vector<Evaluated>& c,

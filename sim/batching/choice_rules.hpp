@@ -24,8 +24,9 @@ struct Choice {
 };
 
 // auto's extra candidate: when the per-system batch P does not fit (and microbatching is
-// allowed), the largest supported size that fits, `max_fitting` being the largest MBS that fits
-// (0: none). Empty when nothing is to be added.
+// allowed), the largest supported size that fits, `max_fitting` being the largest MBS that fits;
+// 1 when none fits (max_fitting 0), so that the report names the smallest need. Empty when
+// P fits or microbatching is not allowed.
 [[nodiscard]] std::optional<std::int64_t> auto_extra_candidate(std::int64_t P, bool p_fits,
                                                                bool batch_norm,
                                                                std::int64_t max_fitting);

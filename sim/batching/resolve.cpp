@@ -82,7 +82,7 @@ std::vector<std::int64_t> explore_candidates(std::int64_t P, std::int64_t min, s
 }
 
 Resolution resolve(const MbsSetting& setting, const BatchSplit& split, const ModelTraits& model,
-                   bool compile_only) {
+                   bool compile_only, std::int64_t max_explore) {
   const std::int64_t P = split.per_system_batch_size;
   if (const auto* f = std::get_if<MbsFixed>(&setting)) return resolve_fixed(f->value, split, model);
   Resolution r;
@@ -115,6 +115,12 @@ Resolution resolve(const MbsSetting& setting, const BatchSplit& split, const Mod
         "{})",
         lo, P, split.batch_size, split.num_csx));
   r.candidates = explore_candidates(P, lo, hi);
+  if (static_cast<std::int64_t>(r.candidates.size()) > max_explore)
+    throw InputError(fmt::format(
+        "micro_batch_size = explore: the range {}:{} holds {} supported sizes for the per-system "
+        "batch size {}, more than --max-explore {} (each is simulated and written as a row); "
+        "narrow it (--micro-batch-size MIN:MAX) or raise --max-explore",
+        lo, hi, r.candidates.size(), P, max_explore));
   if (r.candidates.empty())
     throw RuleError(
         fmt::format("explore range {}:{} holds no supported micro_batch_size for "

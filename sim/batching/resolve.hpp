@@ -31,10 +31,16 @@ struct Resolution {
   std::vector<std::int64_t> candidates;
 };
 
+// The default bound on explore's candidates (--max-explore): each is simulated and is a CSV
+// row; a per-system batch of 2^40 has about 2 million supported sizes.
+inline constexpr std::int64_t kMaxExploreCandidates = 10000;
+
 // Throws RuleError when a rule refuses the setting (MBS > P, explore outside compile-only,
-// explore on a non-transformer, k > 1 with batch norm, an explore range with no supported value).
+// explore on a non-transformer, k > 1 with batch norm, an explore range with no supported
+// value), InputError when explore would try more than `max_explore` sizes.
 [[nodiscard]] Resolution resolve(const MbsSetting& setting, const BatchSplit& split,
-                                 const ModelTraits& model, bool compile_only);
+                                 const ModelTraits& model, bool compile_only,
+                                 std::int64_t max_explore = kMaxExploreCandidates);
 
 // The candidates `auto` tries, descending: P first, then up to 7 proper divisors of P greater
 // than 1, spread evenly over the sorted divisors (the real stack tries divisors of the batch:

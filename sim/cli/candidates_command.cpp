@@ -10,6 +10,7 @@
 #include "cli/options.hpp"
 #include "common/errors.hpp"
 #include "common/whole_number.hpp"
+#include "report/results_json.hpp"
 
 namespace csx::cli {
 namespace {
@@ -100,7 +101,7 @@ void print_json(const batching::BatchSplit& split,
   j["adjusted"] = r.adjusted;
   j["notice"] = r.notice;
   j["candidates"] = r.candidates;
-  fmt::print("{}\n", j.dump(2));
+  fmt::print("{}\n", io::json_text(j, 2));
 }
 
 }  // namespace

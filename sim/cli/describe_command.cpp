@@ -10,6 +10,7 @@
 #include "input/scenario.hpp"
 #include "model/layer_costs.hpp"
 #include "model/memory_model.hpp"
+#include "report/results_json.hpp"
 
 namespace csx::model {
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(Stack, name, num_layers, hidden_size, num_heads, num_kv_heads,
@@ -78,7 +79,7 @@ void print_json(const io::Scenario& scenario, const platform::PlatformSpec& plat
   j["train_flops_per_sample_with_recompute"] = costs.train_flops_per_sample(true);
   j["forward_flops_per_sample"] = costs.forward_flops_per_sample();
   j["weight_bytes_per_pass"] = costs.weight_bytes_per_pass();
-  j["activation_bytes_per_sample"] = costs.activation_bytes_per_sample();
+  j["activation_bytes_per_sample"] = costs.kept_activation_bytes_per_sample();
   j["max_fitting_micro_batch_size"] = max_mbs;
   j["max_micro_batch_size_without_recompute"] =
       model::max_micro_batch_size_without_recompute(costs, platform);
@@ -86,13 +87,14 @@ void print_json(const io::Scenario& scenario, const platform::PlatformSpec& plat
   j["memoryx_fits"] = mx.fits;
   auto& layers = j["layers"] = nlohmann::json::array();
   for (const auto& L : costs.layers)
-    layers.push_back(nlohmann::ordered_json{{"name", L.name},
-                                            {"kind", kind_name(L.kind)},
-                                            {"parameters", L.parameters},
-                                            {"weight_bytes", L.weight_bytes},
-                                            {"forward_flops_per_sample", L.forward_flops},
-                                            {"activation_bytes_per_sample", L.activation_bytes}});
-  fmt::print("{}\n", j.dump(2));
+    layers.push_back(
+        nlohmann::ordered_json{{"name", L.name},
+                               {"kind", kind_name(L.kind)},
+                               {"parameters", L.parameters},
+                               {"weight_bytes", L.weight_bytes},
+                               {"forward_flops_per_sample", L.forward_flops},
+                               {"activation_bytes_per_sample", L.kept_activation_bytes()}});
+  fmt::print("{}\n", io::json_text(j, 2));
 }
 
 void print_text(const io::Scenario& scenario, const platform::PlatformSpec& platform,
@@ -121,8 +123,8 @@ void print_text(const io::Scenario& scenario, const platform::PlatformSpec& plat
              costs.train_flops_per_sample(true));
   fmt::print("{:<44}{:>20.4e}\n", "forward FLOP per sample", costs.forward_flops_per_sample());
   fmt::print("{:<44}{:>20.4e}\n", "weight bytes streamed per pass", costs.weight_bytes_per_pass());
-  fmt::print("{:<44}{:>20.4e}\n", "activation bytes per sample (store all)",
-             costs.activation_bytes_per_sample());
+  fmt::print("{:<44}{:>20.4e}\n", "activation bytes per sample (all kept)",
+             costs.kept_activation_bytes_per_sample());
   fmt::print("{:<44}{:>20}\n",
              fmt::format("largest micro_batch_size that fits ({})", platform.name), max_mbs);
   fmt::print("{:<44}{:>20}\n", fmt::format("largest without recompute ({})", platform.name),
@@ -133,7 +135,7 @@ void print_text(const io::Scenario& scenario, const platform::PlatformSpec& plat
              "weight_bytes", "fwd_flops_per_sample", "activation_bytes_per_sample");
   for (const auto& L : costs.layers)
     fmt::print("{:<12} {:<10} {:>16} {:>16.4e} {:>20.4e} {:>22.4e}\n", L.name, kind_name(L.kind),
-               L.parameters, L.weight_bytes, L.forward_flops, L.activation_bytes);
+               L.parameters, L.weight_bytes, L.forward_flops, L.kept_activation_bytes());
 }
 
 }  // namespace

@@ -14,6 +14,7 @@
 #include "cli/commands.hpp"
 #include "common/did_you_mean.hpp"
 #include "common/errors.hpp"
+#include "report/atomic_file.hpp"
 
 namespace {
 
@@ -67,11 +68,38 @@ int fail(int status, const std::string& message) {
   return status;
 }
 
-// A full disk or a closed pipe on stdout must not pass for success.
+// A full disk or a closed pipe on stdout must not pass for success: exit 2, for every command
+// and for --help and --version (README, "Exit status").
 int finish(int status) {
-  if (std::fflush(stdout) != 0 || std::ferror(stdout))
-    return fail(2, "cannot write to standard output");
+  try {
+    csx::io::flush_stdout();
+  } catch (const csx::StdoutError& e) {
+    return fail(2, e.what());
+  }
   return status;
+}
+
+// Whatever a command threw, a failed standard output is what went wrong (fmt::print throws a
+// system error when a write to it fails).
+bool stdout_failed() {
+  return std::ferror(stdout) != 0;
+}
+
+// The exit status of the exception being handled, its message printed.
+int fail_current(const std::string& command) {
+  try {
+    throw;
+  } catch (const csx::InfeasibleError& e) {
+    return fail(1, e.what());
+  } catch (const csx::InputError& e) {
+    return fail(2, e.what());
+  } catch (const boost::program_options::error& e) {
+    return fail(2, fmt::format("{} (csxsim {} --help lists the options)", e.what(), command));
+  } catch (const YAML::Exception& e) {
+    return fail(2, e.what());
+  } catch (const std::exception& e) {
+    return fail(3, fmt::format("internal error: {}", e.what()));
+  }
 }
 
 // Ends the process once its output is flushed and its files are closed, skipping the static
@@ -101,11 +129,11 @@ int main(int argc, char** argv) {
   const std::string name = argv[1];
   if (name == "--help" || name == "-h" || name == "help") {
     print_usage(stdout);
-    return 0;
+    quick_exit_with(finish(0));
   }
   if (name == "--version") {
     fmt::print("csxsim {}\n", CSXSIM_VERSION);
-    return 0;
+    quick_exit_with(finish(0));
   }
   const auto it = commands().find(name);
   if (it == commands().end()) {
@@ -117,16 +145,8 @@ int main(int argc, char** argv) {
   int status = 0;
   try {
     status = finish(it->second.run(csx::cli::Args(argv + 2, argv + argc)));
-  } catch (const csx::InfeasibleError& e) {
-    status = fail(1, e.what());
-  } catch (const csx::InputError& e) {
-    status = fail(2, e.what());
-  } catch (const boost::program_options::error& e) {
-    status = fail(2, fmt::format("{} (csxsim {} --help lists the options)", e.what(), name));
-  } catch (const YAML::Exception& e) {
-    status = fail(2, e.what());
-  } catch (const std::exception& e) {
-    status = fail(3, fmt::format("internal error: {}", e.what()));
+  } catch (const std::exception&) {
+    status = stdout_failed() ? finish(2) : fail_current(name);
   }
   quick_exit_with(status);
 }

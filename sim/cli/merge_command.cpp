@@ -2,6 +2,8 @@
 // model) into the CSV an unsharded sweep writes; refuses a set of shards with one missing.
 #include <fmt/format.h>
 #include <optional>
+#include <set>
+#include <vector>
 
 #include "cli/commands.hpp"
 #include "cli/options.hpp"
@@ -26,6 +28,8 @@ int merge_command(const Args& args) {
   SweepTable table;
   std::optional<SweepIdentity> id;
   std::string grid, grid_file;  // the first shard's grid and file
+  std::vector<SweepTable> parts;
+  std::set<std::string> shards;
   for (const auto& f : inputs) {
     SweepTable part = read_results_csv(f, true);
     for (const auto& g : part.grids) {
@@ -41,10 +45,20 @@ int merge_command(const Args& args) {
     }
     if (!id && !part.points.empty()) id = identity_of(part);
     if (id) check_identity(part, *id, f);
-    merge_points(std::move(part), table, f);
+    shards.insert(part.shards.begin(), part.shards.end());
+    parts.push_back(std::move(part));
   }
+  // Shards of different sweeps (N=3 and N=4) share points: say that (check_shards_complete
+  // names the mix) before a point is found in two inputs.
+  std::set<std::string> counts;
+  for (const auto& s : shards) counts.insert(s.substr(s.find('/') + 1));
+  if (counts.size() > 1) check_shards_complete(shards);
+  for (std::size_t i = 0; i < parts.size(); ++i)
+    merge_points(std::move(parts[i]), table, inputs[i]);
   check_shards_complete(table.shards);
-  io::write_file_atomically(output, table.render());
+  io::OutputFiles files;
+  files.stage(output, table.render());
+  files.commit();
   return 0;
 }
 

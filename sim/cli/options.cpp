@@ -61,6 +61,17 @@ namespace csx::cli {
 
 std::string data_dir() {
   if (const char* env = std::getenv("CSXSIM_DATA_DIR"); env && *env) return env;
+  namespace fs = std::filesystem;
+  std::error_code ec;
+  const fs::path exe = fs::read_symlink("/proc/self/exe", ec);
+  if (!ec && exe.filename() == "csxsim") {
+    const fs::path tree = exe.parent_path() / CSXSIM_DATA_DIR_FROM_BINARY;
+    if (fs::is_directory(tree / "platforms", ec) && fs::is_directory(tree / "models", ec)) {
+      std::string dir = tree.lexically_normal().string();
+      while (dir.size() > 1 && dir.back() == '/') dir.pop_back();
+      return dir;
+    }
+  }
   return CSXSIM_DATA_DIR;
 }
 

@@ -75,6 +75,7 @@ class Planner {
   }
 
   [[nodiscard]] const std::map<PointKey, Evaluation>& evaluations() const { return done_; }
+  [[nodiscard]] double auto_min_speedup() const { return scenario_.auto_min_speedup; }
   [[nodiscard]] const SweepTable& rows() const { return rows_; }
 
  private:
@@ -84,18 +85,29 @@ class Planner {
   SweepTable rows_;
 };
 
-// Smallest num_csx in [1, max_n] whose time to train is within the deadline: doubling from 1,
-// then bisecting between the last miss and the first hit (time to train taken as falling with
-// num_csx between them; README, "Questions csxsim answers"). A size a rule refuses ends the
-// doubling: the largest size the rules allow below it is found by bisection and tried. Nullopt
-// when no size meets the deadline.
-std::optional<std::int64_t> smallest_meeting(Planner& planner, const PlatformSetup& setup,
-                                             std::int64_t b, std::int64_t max_n,
-                                             double deadline_s) {
+// Smallest num_csx in [1, max_n] whose time to train is within the deadline: doubling from 1
+// to the first size that meets it (or that a rule refuses), then every size between the last
+// miss and it, in ascending order, until one meets the deadline. Under `auto` the time to train
+// is not monotone in num_csx (the per-system batch, and with it the micro-batch size, changes
+// with every size), so bisecting there could skip the answer; only the sizes below the last
+// doubling miss are taken to miss without being evaluated (README, "Questions csxsim answers").
+// In the scan, sizes with the per-system batch P = ceil(B / N) of a smaller size that misses are
+// ruled out when it misses by more than auto's threshold: they run the same work on the fullest
+// system (same candidates, same memory) over a SwarmX tree at least as deep, so each candidate
+// takes at least as long, and auto's choice is within (1 + auto_min_speedup) of the fastest
+// candidate. Rules refuse sizes from some size on (e.g. B < N), so that edge is found by
+// bisection.
+struct SmallestSearch {
+  std::optional<std::int64_t> num_csx;  // empty when no size meets the deadline
+  std::int64_t last_doubling_miss = 0;  // 0 when size 1 was not a miss
+  std::int64_t scanned_to = 0;          // the largest size of the scan after the doubling
+};
+SmallestSearch smallest_meeting(Planner& planner, const PlatformSetup& setup, std::int64_t b,
+                                std::int64_t max_n, double deadline_s) {
   const auto eval = [&](std::int64_t n) -> const Evaluation& {
     return planner.evaluate(setup.overrides, setup.label, n, b);
   };
-  std::int64_t miss = 0, hit = 0;
+  std::int64_t miss = 0, upper = 0;  // every size in (miss, upper] is scanned
   for (std::int64_t n = 1;; n = std::min(2 * n, max_n)) {
     const auto& e = eval(n);
     if (e.refused) {
@@ -105,22 +117,53 @@ std::optional<std::int64_t> smallest_meeting(Planner& planner, const PlatformSet
         const std::int64_t mid = allowed + (refused - allowed) / 2;
         (eval(mid).refused ? refused : allowed) = mid;
       }
-      if (allowed == miss || eval(allowed).time_s > deadline_s) return std::nullopt;
-      hit = allowed;
+      upper = allowed;
       break;
     }
     if (e.time_s <= deadline_s) {
-      hit = n;
+      upper = n;
       break;
     }
     miss = n;
-    if (n == max_n) return std::nullopt;
+    if (n == max_n) return {std::nullopt, miss, miss};
   }
-  while (hit - miss > 1) {
-    const std::int64_t mid = miss + (hit - miss) / 2;
-    (eval(mid).time_s <= deadline_s ? hit : miss) = mid;
+  const double ruled_out_above = deadline_s * (1 + planner.auto_min_speedup());
+  for (std::int64_t n = miss + 1; n <= upper;) {
+    const auto& e = eval(n);
+    if (e.time_s <= deadline_s) return {n, miss, n};
+    const std::int64_t p = (b + n - 1) / n;  // the largest size with this P: (b - 1) / (p - 1)
+    n = e.time_s > ruled_out_above && p > 1 ? (b - 1) / (p - 1) + 1 : n + 1;
   }
-  return hit;
+  return {std::nullopt, miss, upper};
+}
+
+// Where the evaluated sizes of one platform and batch show that more systems took longer:
+// the first such pair, and which sizes were evaluated, as a note; empty when the evaluated
+// times fall with num_csx.
+std::string monotony_note(const Planner& planner, const std::string& label, std::int64_t b,
+                          const SmallestSearch& search) {
+  const Evaluation* fastest = nullptr;  // the fastest of the smaller sizes
+  for (const auto& [key, e] : planner.evaluations()) {
+    if (key.platform != label || key.batch_size != b || !e.chosen) continue;
+    if (fastest && e.time_s > fastest->time_s) {
+      const auto m = search.last_doubling_miss;
+      const std::string scanned =
+          search.scanned_to > m
+              ? fmt::format(
+                    "every size from {} to {} was evaluated or ruled out by a smaller one "
+                    "of the same per-system batch, below {} only the doubling sizes (1, "
+                    "2, 4, ..., {}: the others are taken to miss as {} does)",
+                    m + 1, search.scanned_to, m + 1, m, m)
+              : fmt::format("only the doubling sizes (1, 2, 4, ..., {}) were evaluated", m);
+      return fmt::format(
+          "note: the time to train is not monotone in num_csx here ({} takes {}, {} takes {}); "
+          "{}",
+          fastest->key.num_csx, human_duration(fastest->time_s), key.num_csx,
+          human_duration(e.time_s), scanned);
+    }
+    if (!fastest || e.time_s < fastest->time_s) fastest = &e;
+  }
+  return "";
 }
 
 void print_table(const Planner& planner, double deadline_s) {
@@ -171,6 +214,8 @@ int plan_command(const Args& args) {
       ("batch-size", po::value<std::string>(), "global batch sizes (list; default: the file's)")
       ("micro-batch-size", po::value<std::string>(), "auto | explore | none | INT | MIN:MAX")
       ("compile-only", "compile-only mode (required by explore)")
+      ("max-explore", po::value<std::string>(),
+       "explore tries at most this many sizes (default 10000); more is refused")
       ("platform", po::value<std::string>(), "cs2 | cs3 | platform file, or a list: cs2,cs3")
       ("seq-len", po::value<std::string>(), "sequence length override (tokens)")
       ("platform-override", po::value<std::vector<std::string>>()->composing(),
@@ -238,7 +283,12 @@ int plan_command(const Args& args) {
       if (with_deadline) {
         const std::int64_t limit = std::min<std::int64_t>(
             {setup.spec.max_cluster_size, b, max_n.value_or(setup.spec.max_cluster_size)});
-        const auto n = smallest_meeting(planner, setup, b, limit, deadline_s);
+        const auto search = smallest_meeting(planner, setup, b, limit, deadline_s);
+        const auto& n = search.num_csx;
+        if (search.last_doubling_miss > 1) {
+          auto note = monotony_note(planner, label, b, search);
+          if (!note.empty()) answers.push_back(std::move(note));
+        }
         if (!n) {
           // The fastest cluster evaluated for this platform and batch, if any ran.
           const Evaluation* fastest = nullptr;
@@ -282,7 +332,8 @@ int plan_command(const Args& args) {
       std::all_of(evals.begin(), evals.end(), [](const auto& kv) { return kv.second.refused; }))
     throw RuleError(fmt::format("every cluster considered is refused; first: {}",
                                 evals.begin()->second.why_not));
-  if (!csv.empty()) io::write_file_atomically(csv, planner.rows().render());
+  io::OutputFiles files;
+  if (!csv.empty()) files.stage(csv, planner.rows().render());
   if (!json.empty()) {
     auto inputs = job_inputs("plan", model_path, scenario, base);
     inputs["batch_size"] = batches;
@@ -290,21 +341,23 @@ int plan_command(const Args& args) {
                                                  : nlohmann::ordered_json(nullptr);
     if (vm->count("num-csx")) inputs["num_csx"] = (*vm)["num-csx"].as<std::string>();
     if (vm->count("variant")) inputs["variants"] = (*vm)["variant"].as<std::vector<std::string>>();
-    write_results_json(json, inputs, planner.rows().render());
+    stage_results_json(files, json, inputs, planner.rows().render());
   }
   if (!vm->count("quiet")) {
     print_table(planner, with_deadline ? deadline_s : kNever);
     fmt::print("\n");
   }
   for (const auto& a : answers) fmt::print("{}\n", a);
+  if (best)
+    fmt::print("answer: {}\n", with_deadline ? fmt::format("smallest cluster: {}", summary(*best))
+                                             : fmt::format("fastest: {}", summary(*best)));
+  files.commit();
   if (!best) {
     if (with_deadline)
       throw InfeasibleError(fmt::format("no platform and batch size considered meets {}",
                                         human_duration(deadline_s)));
     throw InfeasibleError("nothing fits on any cluster considered");
   }
-  fmt::print("answer: {}\n", with_deadline ? fmt::format("smallest cluster: {}", summary(*best))
-                                           : fmt::format("fastest: {}", summary(*best)));
   return 0;
 }
 

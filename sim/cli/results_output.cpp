@@ -114,15 +114,15 @@ nlohmann::ordered_json sweep_inputs(const std::string& scenario_file, const io::
   return j;
 }
 
-void write_results_json(const std::string& path, const nlohmann::ordered_json& inputs,
-                        const std::string& csv_text) {
+void stage_results_json(io::OutputFiles& out, const std::string& path,
+                        const nlohmann::ordered_json& inputs, const std::string& csv_text) {
   auto rows = io::parse_csv(csv_text, path);
   std::vector<std::string> columns;
   if (!rows.empty()) {
     columns = std::move(rows.front());
     rows.erase(rows.begin());
   }
-  io::write_file_atomically(path, io::results_json(inputs, columns, rows));
+  out.stage(path, io::results_json(inputs, columns, rows));
 }
 
 }  // namespace csx::cli

@@ -9,6 +9,7 @@
 
 #include "cli/options.hpp"
 #include "cli/run_job.hpp"
+#include "report/atomic_file.hpp"
 
 namespace csx::cli {
 
@@ -43,9 +44,9 @@ namespace csx::cli {
     const po::variables_map& vm, const std::vector<std::string>& flags,
     const std::vector<std::string>& inputs);
 
-// Writes the JSON twin of `csv_text` (a header line and rows) to `path` atomically (README,
+// Stages the JSON twin of `csv_text` (a header line and rows) for `path` in `out` (README,
 // "JSON output"). Throws InputError when the file cannot be written.
-void write_results_json(const std::string& path, const nlohmann::ordered_json& inputs,
-                        const std::string& csv_text);
+void stage_results_json(io::OutputFiles& out, const std::string& path,
+                        const nlohmann::ordered_json& inputs, const std::string& csv_text);
 
 }  // namespace csx::cli

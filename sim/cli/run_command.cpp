@@ -20,19 +20,27 @@
 
 namespace csx::cli {
 
-void add_job_options(po::options_description& desc) {
+void add_job_options(po::options_description& desc, bool grid) {
+  const char* num_csx =
+      grid ? "num_csx values (LIST: 1,2,4 or 1:64:x2)" : "number of CS-X systems N";
+  const char* batch = grid ? "global batch sizes (LIST of samples: 264,528 or 64:1024:x2)"
+                           : "global batch size B (samples)";
+  const char* platform =
+      grid ? "cs2 | cs3 | platform file, or a list of them: cs2,cs3" : "cs2 | cs3 | platform file";
   // clang-format off
   desc.add_options()
-      ("num-csx", po::value<std::string>(), "number of CS-X systems N")
-      ("batch-size", po::value<std::string>(), "global batch size B (samples)")
+      ("num-csx", po::value<std::string>(), num_csx)
+      ("batch-size", po::value<std::string>(), batch)
       ("micro-batch-size", po::value<std::string>(), "auto | explore | none | INT | MIN:MAX")
-      ("platform", po::value<std::string>(), "cs2 | cs3 | platform file")
+      ("platform", po::value<std::string>(), platform)
       ("mode", po::value<std::string>(), "train | eval | train_and_eval")
       ("compile-only", "compile-only mode (required by explore)")
       ("steps", po::value<std::string>(), "training steps, for time to train")
       ("tokens", po::value<std::string>(),
        "token budget, for time to train: steps = ceil(tokens / (batch x seq_len)); e.g. 1e12, 300B")
       ("sim-steps", po::value<std::string>(), "steps to simulate (2 to 100, default 2)")
+      ("max-explore", po::value<std::string>(),
+       "explore tries at most this many sizes (default 10000); more is refused")
       ("seq-len", po::value<std::string>(), "sequence length override (tokens)")
       ("platform-override", po::value<std::vector<std::string>>()->composing(),
        "KEY=VALUE, e.g. calibration.step_overhead_s=0.1 (repeatable)");
@@ -59,6 +67,7 @@ Overrides read_overrides(const po::variables_map& vm, bool grid) {
   if (vm.count("mode")) o.mode = io::parse_mode(vm["mode"].as<std::string>(), "--mode");
   o.compile_only = vm.count("compile-only") > 0;
   o.training_steps = optional_count(vm, "steps");
+  o.max_explore = optional_count(vm, "max-explore");
   if (vm.count("tokens")) {
     if (o.training_steps)
       throw InputError("--steps and --tokens both set the training length: pass one");
@@ -78,11 +87,17 @@ Overrides read_overrides(const po::variables_map& vm, bool grid) {
   return o;
 }
 
+// --trace-max-events' default, and the bytes an event takes in the JSON (measured: 501 MB for
+// 1.94 M events of GPT-3 XL on 64 CS-3 at MBS 1).
+constexpr std::int64_t kTraceMaxEvents = 500000;
+constexpr double kTraceEventBytes = 258;
+
 // The chosen candidate's timeline, recorded by the simulation that produced its row.
-void write_trace(const std::string& path, const Job& job, const PassResult& r) {
+void write_trace(io::OutputFiles& out, const std::string& path, const Job& job,
+                 const PassResult& r) {
   const auto& chosen = r.outcome.rows[*r.outcome.chosen];
-  io::write_file_atomically(
-      path, io::chrome_trace_json(
+  out.stage(path,
+            io::chrome_trace_json(
                 chosen.sim.trace,
                 fmt::format("{} on {} x {}, {} MBS {}; busy share of the step: {}", r.context.model,
                             job.num_csx, job.platform_label, model::to_string(r.context.pass),
@@ -121,9 +136,11 @@ int run_command(const Args& args) {
        "write a Chrome trace-event JSON of the chosen candidate's simulated steps")
       ("trace-systems", po::value<std::string>(),
        "beyond 64 systems, CS-X systems shown besides csx-0 (LIST of indices)")
+      ("trace-max-events", po::value<std::string>(),
+       "refuse a trace of more events than this (default 500000, about 130 MB)")
       ("jobs,j", po::value<std::string>(),
        "simulation processes at once (default: one per CPU; at most 2 are used)")
-      ("quiet,q", "print nothing but errors");
+      ("quiet,q", "print nothing on stdout (errors and notices still go to stderr)");
   // clang-format on
   po::positional_options_description pos;
   pos.add("scenario", 1);
@@ -143,6 +160,9 @@ int run_command(const Args& args) {
   job.simulation_processes = static_cast<int>(read_jobs(*vm, "simulations").value_or(0));
   job.record_trace = want_trace;
   if (vm->count("trace-systems")) job.trace_systems = read_trace_systems(*vm, job.num_csx);
+  if (vm->count("trace-max-events") && !want_trace)
+    throw InputError("--trace-max-events bounds --trace; without it it does nothing");
+  const std::int64_t max_events = optional_count(*vm, "trace-max-events").value_or(kTraceMaxEvents);
   // Now that the model and platform files are known, none of them may be overwritten either.
   const std::vector<std::string> inputs{scenario_file, job.platform.source, scenario.model.source};
   if (want_csv) io::check_output_path(csv, "--csv", inputs);
@@ -150,15 +170,33 @@ int run_command(const Args& args) {
   if (!json.empty()) io::check_output_path(json, "--json", inputs);
   const auto results = run_job(job);
 
+  // A setting moved to a supported value is said on standard error, also with --quiet.
+  for (const auto& r : results)
+    if (!r.notice.empty())
+      fmt::print(stderr, "notice: {} pass: {}\n", model::to_string(r.context.pass), r.notice);
   const bool quiet = vm->count("quiet") > 0;
   if (!quiet) {
     print_job_header(stdout, job);
     for (const auto& r : results) print_pass(stdout, job, r);
   }
-  if (want_csv) io::write_file_atomically(csv, run_csv_text(results));
+  io::OutputFiles files;
+  if (want_csv) files.stage(csv, run_csv_text(results));
   if (!json.empty())
-    write_results_json(json, run_inputs(scenario_file, job, overrides), run_csv_text(results));
-  if (want_trace && results.front().outcome.chosen) write_trace(trace, job, results.front());
+    stage_results_json(files, json, run_inputs(scenario_file, job, overrides),
+                       run_csv_text(results));
+  if (want_trace && results.front().outcome.chosen) {
+    const auto& r = results.front();
+    const auto events = r.outcome.rows[*r.outcome.chosen].sim.trace.size();
+    if (static_cast<std::int64_t>(events) > max_events)
+      throw InputError(fmt::format(
+          "--trace {}: the chosen candidate's timeline has {} events, more than "
+          "--trace-max-events {} (about {:.0f} MB; trace viewers load a few hundred MB at most); "
+          "nothing written. Trace fewer steps (--sim-steps), a larger micro_batch_size or fewer "
+          "systems, or raise --trace-max-events",
+          trace, events, max_events, static_cast<double>(events) * kTraceEventBytes / 1e6));
+    write_trace(files, trace, job, r);
+  }
+  files.commit();
   for (const auto& r : results)
     if (!r.outcome.chosen)
       throw InfeasibleError(fmt::format(

@@ -28,11 +28,10 @@ std::int64_t steps_for_tokens(double tokens, const Job& job) {
     throw InputError(
         fmt::format("--tokens = {:g}: below one step of batch_size {} x seq_len {} = {:g} tokens",
                     tokens, job.passes.front().batch_size, m.seq_len, per_step));
-  // At most 1e15 steps: far beyond any training run, and exact in a double and an int64.
-  constexpr double kMaxSteps = 1e15;
-  if (tokens / per_step > kMaxSteps)
+  if (tokens / per_step > kMaxTrainingSteps)
     throw InputError(fmt::format("--tokens = {:g}: {:g} steps of {:g} tokens; at most {:g} steps",
-                                 tokens, std::ceil(tokens / per_step), per_step, kMaxSteps));
+                                 tokens, std::ceil(tokens / per_step), per_step,
+                                 kMaxTrainingSteps));
   return static_cast<std::int64_t>(std::ceil(tokens / per_step));
 }
 
@@ -57,10 +56,10 @@ Job make_job(const io::Scenario& s, const Overrides& o, const std::string& data_
   job.num_csx_defaulted = !o.num_csx && !s.num_csx;
   job.num_csx = o.num_csx.value_or(s.num_csx.value_or(1));
   if (job.num_csx > job.platform.max_cluster_size)
-    throw RuleError(fmt::format(
-        "{}num_csx = {} exceeds the largest {} cluster, {} systems (system.max_cluster_size in {})",
-        o.num_csx || s.num_csx_where.empty() ? "" : s.num_csx_where + ": ", job.num_csx,
-        job.platform.name, job.platform.max_cluster_size, job.platform.source));
+    throw RuleError(fmt::format("{}num_csx = {} exceeds the largest {} cluster, {} systems ({})",
+                                o.num_csx || s.num_csx_where.empty() ? "" : s.num_csx_where + ": ",
+                                job.num_csx, job.platform.name, job.platform.max_cluster_size,
+                                job.platform.origin("system.max_cluster_size")));
   job.scenario.compile_only = s.compile_only || o.compile_only;
   if (o.simulated_steps) job.scenario.simulated_steps = *o.simulated_steps;
   if (job.scenario.simulated_steps < 2 || job.scenario.simulated_steps > 100)
@@ -96,6 +95,17 @@ Job make_job(const io::Scenario& s, const Overrides& o, const std::string& data_
     job.passes.push_back({model::Pass::kEval, eval_batch, setting_for(false), {}, {}});
   }
   if (o.tokens) job.training_steps = steps_for_tokens(*o.tokens, job);
+  // One cap on the training length, however it is given (--steps, --tokens, max_steps).
+  if (job.training_steps && static_cast<double>(*job.training_steps) > kMaxTrainingSteps)
+    throw InputError(fmt::format("{} = {}: at most {:g} training steps",
+                                 o.training_steps ? "--steps" : "max_steps", *job.training_steps,
+                                 kMaxTrainingSteps));
+  // Training steps give a time to train; a run that only evaluates has none.
+  if (o.training_steps && mode == io::Mode::kEval)
+    throw InputError(
+        fmt::format("--steps = {}: training steps are for a time to train; this run only evaluates "
+                    "(--mode eval)",
+                    *o.training_steps));
   // Resolve the rules now, once, so bad input fails before any simulation; name where the
   // setting came from.
   for (auto& p : job.passes) {
@@ -105,9 +115,9 @@ Job make_job(const io::Scenario& s, const Overrides& o, const std::string& data_
                                                            : s.eval_micro_batch_size_where);
     p.split = batching::split_batch(p.batch_size, job.num_csx);
     try {
-      p.resolution = batching::resolve(p.setting, p.split,
-                                       {s.model.label, s.model.transformer(), s.model.batch_norm()},
-                                       job.scenario.compile_only);
+      p.resolution = batching::resolve(
+          p.setting, p.split, {s.model.label, s.model.transformer(), s.model.batch_norm()},
+          job.scenario.compile_only, o.max_explore.value_or(batching::kMaxExploreCandidates));
     } catch (const RuleError& e) {
       const char* pass = train ? "training" : "eval";
       if (where.empty()) throw RuleError(fmt::format("{} pass: {}", pass, e.what()));
@@ -117,23 +127,28 @@ Job make_job(const io::Scenario& s, const Overrides& o, const std::string& data_
   return job;
 }
 
+search::SearchRequest search_request(const Job& job, const Job::Pass& p) {
+  search::SearchRequest req;
+  req.resolution = p.resolution;
+  req.split = p.split;
+  req.traits = {job.scenario.model.label, job.scenario.model.transformer(),
+                job.scenario.model.batch_norm()};
+  req.costs = job.costs;
+  req.platform = job.platform;
+  req.pass = p.pass;
+  req.seq_len = job.scenario.model.seq_len;
+  req.simulated_steps = job.scenario.simulated_steps;
+  req.record_trace = job.record_trace;
+  req.trace_systems = job.trace_systems;
+  req.auto_min_speedup = job.scenario.auto_min_speedup;
+  req.interval = job.interval;
+  return req;
+}
+
 std::vector<PassResult> run_job(const Job& job) {
   std::vector<PassResult> results;
   for (const auto& p : job.passes) {
-    search::SearchRequest req;
-    req.resolution = p.resolution;
-    req.split = p.split;
-    req.traits = {job.scenario.model.label, job.scenario.model.transformer(),
-                  job.scenario.model.batch_norm()};
-    req.costs = job.costs;
-    req.platform = job.platform;
-    req.pass = p.pass;
-    req.seq_len = job.scenario.model.seq_len;
-    req.simulated_steps = job.scenario.simulated_steps;
-    req.record_trace = job.record_trace;
-    req.trace_systems = job.trace_systems;
-    req.auto_min_speedup = job.scenario.auto_min_speedup;
-    req.interval = job.interval;
+    const auto req = search_request(job, p);
     PassResult r;
     r.outcome = search::run_search(req, [&job](const std::vector<engine::SimulationInput>& in) {
       return engine::simulate_all(in, job.simulation_processes);

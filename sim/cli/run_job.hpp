@@ -25,6 +25,7 @@ struct Overrides {
   std::optional<std::int64_t> training_steps;
   std::optional<double> tokens;  // token budget: training steps = ceil(tokens / tokens per step)
   std::optional<std::int64_t> simulated_steps;
+  std::optional<std::int64_t> max_explore;  // --max-explore (default kMaxExploreCandidates)
   std::vector<std::pair<std::string, std::string>> platform_overrides;  // KEY=VALUE
   // A PLATFORM: override naming another platform is refused (a run has one platform) or,
   // when false, skipped (validate's entries each have their own).
@@ -82,5 +83,12 @@ struct PassResult {
 
 // Runs the search of each pass (simulations in child processes).
 [[nodiscard]] std::vector<PassResult> run_job(const Job& job);
+
+// The longest training make_job accepts, in steps (--steps, --tokens or the file's max_steps):
+// far beyond any training run, and exact in a double and an int64.
+inline constexpr double kMaxTrainingSteps = 1e15;
+
+// What run_job searches for one of the job's passes.
+[[nodiscard]] search::SearchRequest search_request(const Job& job, const Job::Pass& pass);
 
 }  // namespace csx::cli

@@ -79,7 +79,6 @@ void print_pass(std::FILE* out, const Job& job, const PassResult& r) {
              "micro_batch_size {}\n",
              model::to_string(c.pass), c.batch_size, c.num_csx, c.per_system_batch_size,
              c.requested_micro_batch_size);
-  if (!r.notice.empty()) fmt::print(out, "notice: {}\n", r.notice);
   fmt::print(out, "{:>8} {:>6} {:>5} {:>12} {:>11} {:>12} {:>7} {:>10} {:>7}  {:<60} {}\n", "MBS",
              "k", "fits", "step_time_s", "samples/s", "tokens/s", "MFU",
              fmt::format("mem_GB/{}", gb(job.platform.usable_sram_bytes())), "recomp",

@@ -81,6 +81,25 @@ class Progress {
   Clock::time_point start_ = Clock::now();
 };
 
+// "note: skipped POINT: WHY" for the first kShownSkips points a rule refuses, then one line
+// for the rest (a grid of 100,000 sizes would print 100,000 lines).
+class SkipNotes {
+ public:
+  static constexpr std::size_t kShownSkips = 5;
+  void note(const PointKey& key, const std::string& why) {
+    if (count_++ < kShownSkips) fmt::print(stderr, "note: skipped {}: {}\n", describe(key), why);
+  }
+  void finish() const {
+    if (count_ > kShownSkips)
+      fmt::print(stderr, "note: skipped {} more points refused by a rule ({} in all)\n",
+                 count_ - kShownSkips, count_);
+  }
+  [[nodiscard]] std::size_t count() const { return count_; }
+
+ private:
+  std::size_t count_ = 0;
+};
+
 // One grid point's CSV rows (run in a child of the pool).
 std::string point_rows(const Job& job) {
   std::string text;
@@ -121,7 +140,7 @@ std::map<PointKey, Job> grid_jobs(const io::Scenario& scenario,
                                   const std::vector<std::int64_t>& batches,
                                   std::pair<std::int64_t, std::int64_t> shard,
                                   const std::string& grid_id, int processes_per_point,
-                                  std::size_t& refused) {
+                                  SkipNotes& refused) {
   std::map<PointKey, const Overrides*> grid;
   for (const auto& setup : setups)
     for (const auto n : num_csx)
@@ -148,13 +167,38 @@ std::map<PointKey, Job> grid_jobs(const io::Scenario& scenario,
       pending.emplace(key, std::move(job));
     } catch (const RuleError& e) {
       if (first_refusal.empty()) first_refusal = e.what();
-      ++refused;
-      fmt::print(stderr, "note: skipped {}: {}\n", describe(key), e.what());
+      refused.note(key, e.what());
     }
   }
-  if (pending.empty() && refused > 0)
+  if (pending.empty() && refused.count() > 0)
     throw RuleError(fmt::format("every grid point was refused; first: {}", first_refusal));
   return pending;
+}
+
+// Each kept point must hold one row per candidate its search writes (search::candidate_sizes),
+// for each pass; a point with rows missing (a file cut short or edited) is refused, naming it.
+void check_complete(const std::string& csv, const SweepTable& table,
+                    const std::map<PointKey, Job>& pending) {
+  const auto mode = io::csv_column("mode"), mbs = io::csv_column("micro_batch_size");
+  std::map<std::pair<PointKey, std::string>, std::set<std::string>> rows;
+  table.for_each_row([&](const PointKey& key, const std::vector<std::string>& f) {
+    rows[{key, f[mode]}].insert(f[mbs]);
+    return true;
+  });
+  for (const auto& [key, text] : table.points) {
+    const Job& job = pending.at(key);
+    for (const auto& p : job.passes) {
+      std::set<std::string> want;
+      for (const auto m : search::candidate_sizes(search_request(job, p)))
+        want.insert(std::to_string(m));
+      const auto& got = rows[{key, model::to_string(p.pass)}];
+      if (got != want)
+        throw InputError(fmt::format(
+            "{}: point {} ({}) has {} of its {} candidate rows: the file was cut short or "
+            "edited; remove that point's rows to run it again",
+            csv, describe(key), model::to_string(p.pass), got.size(), want.size()));
+    }
+  }
 }
 
 // --resume: the finished points of `csv`, which must be of this sweep; they leave `pending`.
@@ -199,6 +243,7 @@ SweepTable resume(const std::string& csv, std::map<PointKey, Job>& pending) {
                         expected.empty() ? "none" : expected));
       return true;
     });
+    check_complete(csv, table, pending);
   }
   for (const auto& [key, rows] : table.points) pending.erase(key);
   fmt::print(stderr, "resume: {} finished points kept from {}\n", table.points.size(), csv);
@@ -239,7 +284,7 @@ void print_summary(const SweepTable& table, std::size_t run_now, std::size_t kep
 // once a second); returns the first failure, empty if none.
 std::string run_points(const std::map<PointKey, Job>& pending, std::int64_t jobs,
                        const std::string& csv, SweepTable& table, Progress& progress,
-                       std::size_t& refused) {
+                       SkipNotes& refused) {
   std::vector<std::pair<PointKey, const Job*>> points;
   for (const auto& [key, job] : pending) points.emplace_back(key, &job);
   auto last_write = std::chrono::steady_clock::now();
@@ -253,8 +298,7 @@ std::string run_points(const std::map<PointKey, Job>& pending, std::int64_t jobs
         if (c.status == 0) {
           table.points[key] = std::move(c.output);
         } else if (c.status == 2) {
-          fmt::print(stderr, "note: skipped {}: {}\n", describe(key), c.output);
-          ++refused;
+          refused.note(key, c.output);
         } else if (g_signal == 0) {
           failure = fmt::format("{}: {}", describe(key),
                                 c.output.empty() ? "worker process failed" : c.output);
@@ -279,7 +323,7 @@ int sweep_command(const Args& args) {
   desc.add_options()("scenario", po::value(&scenario_file)->required(),
                      "scenario or Model Zoo params file");
   // clang-format on
-  add_job_options(desc);
+  add_job_options(desc, true);
   add_platform_set_options(desc);
   // clang-format off
   desc.add_options()
@@ -318,8 +362,15 @@ int sweep_command(const Args& args) {
       io::load_scenario(scenario_file, data_dir(), optional_count(*vm, "seq-len"));
   print_warnings(scenario);
   const auto setups = expand_platforms(*vm, base, scenario.platform, data_dir());
+  // A fixed step count over several batch sizes trains different token budgets.
+  const auto fixed_steps = base.training_steps ? base.training_steps : scenario.max_steps;
+  if (fixed_steps && !base.tokens && batches.size() > 1)
+    fmt::print(stderr,
+               "note: time_to_train_s is for {} steps at every batch size, so the points train "
+               "different numbers of samples; pass --tokens to compare one token budget\n",
+               *fixed_steps);
 
-  std::size_t refused = 0;
+  SkipNotes refused;
   const std::string grid_id = grid_identity(*vm, scenario_file, num_csx, batches, shard.second);
   auto pending =
       grid_jobs(scenario, setups, num_csx, batches, shard, grid_id, processes_per_point, refused);
@@ -332,12 +383,11 @@ int sweep_command(const Args& args) {
   install_handlers();
   const std::string failure = run_points(pending, jobs, csv, table, progress, refused);
   progress.finish();
-  io::write_file_atomically(csv, table.render());
-  if (!json.empty() && failure.empty() && g_signal == 0) {
-    auto inputs = sweep_inputs(scenario_file, scenario, base, num_csx, batches, shard);
-    if (vm->count("variant")) inputs["variants"] = (*vm)["variant"].as<std::vector<std::string>>();
-    write_results_json(json, inputs, table.render());
-  }
+  refused.finish();
+  // --csv is the sweep's checkpoint: written as points finish and on an interruption, so that
+  // --resume can go on (README, "Sweeps"); the finished sweep's CSV, JSON and summary land
+  // together.
+  if (!failure.empty() || g_signal != 0) io::write_file_atomically(csv, table.render());
   if (!failure.empty()) throw std::runtime_error(failure);
   if (g_signal != 0) {
     fmt::print(stderr,
@@ -346,8 +396,17 @@ int sweep_command(const Args& args) {
                table.points.size(), total, csv);
     return 128 + g_signal;
   }
+  io::OutputFiles files;
+  files.stage(csv, table.render());
+  if (!json.empty()) {
+    auto inputs = sweep_inputs(scenario_file, scenario, base, num_csx, batches, shard);
+    if (vm->count("variant")) inputs["variants"] = (*vm)["variant"].as<std::vector<std::string>>();
+    stage_results_json(files, json, inputs, table.render());
+  }
   if (!quiet)
-    print_summary(table, table.points.size() - kept, kept, refused, progress.elapsed_s(), csv);
+    print_summary(table, table.points.size() - kept, kept, refused.count(), progress.elapsed_s(),
+                  csv);
+  files.commit();
   // Exit 1, as run does, when no grid point has a candidate that fits.
   bool any_chosen = false;
   const auto chosen = io::csv_column("chosen");

@@ -458,8 +458,10 @@ int validate_command(const Args& args) {
                lists["auto_decisions"].size());
   const int unfit = check_memory(lists["memory_facts"], reference, base);
   check_preferences(lists["preferences"], reference, base);
-  if (want_csv) io::write_file_atomically(csv, text);
-  if (!json.empty()) write_results_json(json, validate_inputs(reference, *vm, base), text);
+  io::OutputFiles files;
+  if (want_csv) files.stage(csv, text);
+  if (!json.empty()) stage_results_json(files, json, validate_inputs(reference, *vm, base), text);
+  files.commit();
   const int failed = mismatches + unfit + input_inconsistent;
   if (failed > 0) {
     fmt::print(stderr, "csxsim validate: {} check{} failed\n", failed, failed == 1 ? "" : "s");

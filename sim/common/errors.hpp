@@ -19,6 +19,13 @@ class RuleError : public InputError {
   using InputError::InputError;
 };
 
+// Standard output cannot be written (a full disk, /dev/full). Exit status 2, as bad input
+// is: the command's result did not reach the user (README, "Exit status").
+class StdoutError : public InputError {
+ public:
+  using InputError::InputError;
+};
+
 // The configuration is well formed but nothing can run: no candidate fits. Exit status 1.
 class InfeasibleError : public std::runtime_error {
  public:

@@ -23,9 +23,13 @@ std::int64_t parse_whole(const std::string& text, const std::string& where, std:
     // 2048.0 or 1e3 are whole numbers written as floats: accept them when exact.
     double d = 0;
     const auto [p2, ec2] = std::from_chars(first, last, d);
-    if (ec2 == std::errc{} && p2 == last && std::isfinite(d) && d == std::floor(d) &&
-        std::fabs(d) < 9.0e15)
+    const bool whole = ec2 == std::errc{} && p2 == last && std::isfinite(d) && d == std::floor(d);
+    if (whole && std::fabs(d) < 9.0e15)
       v = static_cast<std::int64_t>(d);
+    else if (whole)  // 1e30: whole, but beyond what a double holds exactly (2^53)
+      throw InputError(fmt::format(
+          "{} = {}: too large, at most 9e15 when written as a float (2^53: exact in a double)",
+          where, text));
     else
       throw InputError(fmt::format("{} = '{}': expected a whole number", where, text));
   }

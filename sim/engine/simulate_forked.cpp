@@ -120,7 +120,7 @@ std::vector<SimulationResult> run_cluster(const std::vector<SimulationInput>& in
       for (std::size_t i = share; i < inputs.size(); i += shares)
         out.push_back(to_json(engine.run(inputs[i])));
       // Doubles round-trip exactly: nlohmann::json prints the shortest exact form.
-      return out.dump();
+      return out.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
     };
     // One share runs here; more run in children. Their JSON arrays are joined as text.
     const auto outputs = shares == 1 ? std::vector<std::string>{run_share(0)}

@@ -1,6 +1,8 @@
 // platforms/*.yaml -> PlatformSpec. One table describes every numeric key, so loading,
 // overrides and error messages share the same names and bounds.
 #include <fmt/format.h>
+#include <algorithm>
+#include <cctype>
 #include <filesystem>
 #include <limits>
 #include <optional>
@@ -161,12 +163,15 @@ void set_choices(PlatformSpec& spec, const io::Block& b) {
 
 }  // namespace
 
+bool is_platform_path(const std::string& name_or_path) {
+  return name_or_path.find('/') != std::string::npos || name_or_path.ends_with(".yaml") ||
+         name_or_path.ends_with(".yml");
+}
+
 PlatformSpec load_platform(const std::string& name_or_path, const std::string& data_dir) {
   namespace fs = std::filesystem;
   std::string path = name_or_path;
-  const bool looks_like_path = name_or_path.find('/') != std::string::npos ||
-                               name_or_path.ends_with(".yaml") || name_or_path.ends_with(".yml");
-  if (!looks_like_path) {
+  if (!is_platform_path(name_or_path)) {
     const std::vector<std::string> known{"cs2", "cs3"};
     if (std::find(known.begin(), known.end(), name_or_path) == known.end())
       throw InputError(fmt::format("unknown platform '{}'{}: use cs2, cs3 or a platform file",
@@ -194,6 +199,17 @@ PlatformSpec read_platform_unchecked(const YAML::Node& root_node, const std::str
   PlatformSpec spec;
   spec.source = path;
   spec.name = root.get_string("name");
+  // The name labels CSV rows and prefixes overrides (NAME:KEY=VALUE, NAME+VARIANT): no
+  // separator of those may be in it, and it may not be empty.
+  const bool plain =
+      !spec.name.empty() && std::all_of(spec.name.begin(), spec.name.end(), [](char c) {
+        return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '-' || c == '.';
+      });
+  if (!plain)
+    throw InputError(fmt::format(
+        "{} = '{}': a platform name is letters, digits, '_', '-' and '.' (it labels the CSV "
+        "rows; ',', ':', ';', '=' and '+' separate lists, overrides and variants)",
+        root.where("name"), spec.name));
   for (const auto& section : {"system", "swarmx", "memoryx", "calibration"}) {
     const io::Block b = root.child(section);
     b.require_known_keys(keys_of(section));
@@ -244,8 +260,10 @@ void apply_overrides(PlatformSpec& p, const Overrides& overrides, bool refuse_ot
                         flag, key, value, p.name, key.substr(0, colon),
                         did_you_mean(key.substr(0, colon), {p.name})));
     }
-  for (const auto& [key, value] : overrides_for(p.name, overrides))
+  for (const auto& [key, value] : overrides_for(p.name, overrides)) {
     override_parameter(p, key, value, flag);
+    p.overridden[key] = flag;
+  }
 }
 
 std::vector<KeyInfo> platform_keys() {

@@ -16,6 +16,10 @@ namespace csx::platform {
 [[nodiscard]] PlatformSpec load_platform(const std::string& name_or_path,
                                          const std::string& data_dir);
 
+// True when load_platform reads `name_or_path` as a file path (it has a '/' or ends in .yaml
+// or .yml) rather than a platform name.
+[[nodiscard]] bool is_platform_path(const std::string& name_or_path);
+
 // The same from an already parsed document (`file` names it in messages).
 [[nodiscard]] PlatformSpec read_platform(const YAML::Node& root, const std::string& file);
 

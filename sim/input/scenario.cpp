@@ -7,8 +7,10 @@
 
 #include "common/did_you_mean.hpp"
 #include "common/errors.hpp"
+#include "common/named_path.hpp"
 #include "input/model_loader.hpp"
 #include "input/modelzoo_data.hpp"
+#include "input/platform_loader.hpp"
 #include "input/yaml_block.hpp"
 
 namespace csx::io {
@@ -182,7 +184,7 @@ model::ModelSpec read_model_ref(const YAML::Node& root, const Block& holder,
   if (!seq_len && train_data) seq_len = train_data->get_int_opt("max_sequence_length");
   namespace fs = std::filesystem;
   const std::string name = ref.Scalar();
-  fs::path path = fs::path(file).parent_path() / name;
+  fs::path path = path_named_by(file, name);
   std::error_code ec;
   if (!fs::exists(path, ec)) path = fs::path(data_dir) / "models" / (name + ".yaml");
   if (!fs::exists(path, ec))
@@ -198,7 +200,8 @@ void read_simulation(const Block& root, Scenario& s) {
   if (!sim) return;
   sim->require_known_keys(kSimulationKeys);
   if (auto p = sim->get_string_opt("platform")) {
-    s.platform = *p;
+    // A platform file is read relative to the scenario, as its model file is.
+    s.platform = platform::is_platform_path(*p) ? path_named_by(root.file(), *p) : *p;
     s.platform_where = sim->where("platform");
   }
   s.simulated_steps_where = sim->where("simulated_steps");

@@ -13,10 +13,11 @@ namespace {
 
 constexpr std::size_t kMaxValues = 100000;
 
-// An element of a list (use 1,2,4 or 1:64:x2 or 256:2048:+256).
+// A part of a list (use 1,2,4 or 1:64:x2 or 256:2048:+256), named by `what` in messages
+// ("element", "factor", "step").
 std::int64_t whole(const std::string& text, const std::string& flag, const std::string& list,
-                   std::int64_t min) {
-  return parse_whole(text, fmt::format("{} {} (element)", flag, list), min);
+                   std::int64_t min, const char* what = "element") {
+  return parse_whole(text, fmt::format("{} {} ({})", flag, list, what), min);
 }
 
 }  // namespace
@@ -34,6 +35,9 @@ std::vector<std::string> split(const std::string& s, char sep) {
 
 std::vector<std::int64_t> parse_value_list(const std::string& text, const std::string& flag) {
   std::vector<std::int64_t> out;
+  if (text.empty())
+    throw InputError(
+        fmt::format("{} '': an empty list; give values such as 1,2,4 or 1:64:x2", flag));
   const auto too_many = [&] {
     if (out.size() > kMaxValues)
       throw InputError(fmt::format("{} {}: more than {} values", flag, text, kMaxValues));
@@ -53,7 +57,8 @@ std::vector<std::int64_t> parse_value_list(const std::string& text, const std::s
   if (start > end)
     throw InputError(fmt::format("{} {}: start {} is larger than end {}", flag, text, start, end));
   const bool geometric = parts[2][0] == 'x';
-  const std::int64_t by = whole(parts[2].substr(1), flag, text, geometric ? 2 : 1);
+  const std::int64_t by =
+      whole(parts[2].substr(1), flag, text, geometric ? 2 : 1, geometric ? "factor" : "step");
   for (std::int64_t v = start; v <= end;) {
     out.push_back(v);
     too_many();

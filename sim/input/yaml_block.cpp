@@ -2,6 +2,7 @@
 #include "input/yaml_block.hpp"
 
 #include <fmt/format.h>
+#include <yaml-cpp/depthguard.h>
 #include <charconv>
 #include <cmath>
 #include <fstream>
@@ -34,9 +35,11 @@ struct Walk {
     if (!deep && !many) return;
     throw InputError(fmt::format(
         "{}: {}; not a csxsim input", path,
-        deep ? fmt::format("nests deeper than {} levels (an alias that refers to itself?)",
+        deep ? fmt::format("nests deeper than {} levels (csxsim inputs nest about 10 deep; an "
+                           "alias that refers to itself nests without end)",
                            kMaxDepth)
-             : fmt::format("expands to more than {} YAML nodes (aliases that repeat nodes)",
+             : fmt::format("holds more than {} YAML nodes, counting an alias's nodes each time "
+                           "it is used (csxsim inputs hold a few thousand)",
                            kMaxExpandedNodes)));
   }
 };
@@ -94,15 +97,34 @@ void apply_merge_keys(YAML::Node n, Walk& walk, int depth) {
   for (auto kv : n) apply_merge_keys(kv.second, walk, depth + 1);
 }
 
+// A NUL byte (a binary file, or text in UTF-16) makes yaml-cpp report an unrelated escape
+// error: say what it is, where.
+void reject_nul_byte(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::string line;
+  for (int n = 1; std::getline(in, line); ++n)
+    if (const auto col = line.find('\0'); col != std::string::npos)
+      throw InputError(
+          fmt::format("{}:{}:{}: a NUL byte (0x00); YAML is text and holds none "
+                      "(a binary file, or text saved as UTF-16?)",
+                      path, n, col + 1));
+}
+
 }  // namespace
 
 YAML::Node load_yaml_file(const std::string& path) {
   check_input_file(path, "YAML", kMaxFileBytes);
+  reject_nul_byte(path);
   std::vector<YAML::Node> docs;
   try {
     docs = YAML::LoadAllFromFile(path);
   } catch (const YAML::BadFile&) {
     throw InputError(fmt::format("{}: cannot be read", path));
+  } catch (const YAML::DeepRecursion& e) {
+    throw InputError(
+        fmt::format("{}:{}: nests deeper than the YAML reader allows ({} levels); "
+                    "not a csxsim input (they nest about 10 deep)",
+                    path, e.mark.line + 1, e.depth()));
   } catch (const YAML::Exception& e) {
     std::ifstream in(path);
     std::string line;

@@ -428,8 +428,8 @@ double ModelCosts::train_flops_per_sample(bool recompute) const {
   });
 }
 
-double ModelCosts::activation_bytes_per_sample() const {
-  return sum<double>(layers, [](const Layer& L) { return L.activation_bytes; });
+double ModelCosts::kept_activation_bytes_per_sample() const {
+  return sum<double>(layers, [](const Layer& L) { return L.kept_activation_bytes(); });
 }
 
 double ModelCosts::max_layer_weight_bytes() const {

@@ -49,9 +49,12 @@ struct Layer {
   double score_bytes = 0;        // of which attention scores, softmax and dropout mask (5as^2)
   double kv_bytes = 0;           // of which the attention's K and V (what a token-chunked
                                  // recompute of the block must hold whole)
-  double recompute_flops = -1;   // FLOP per sample a recompute redoes (-1: forward_flops; less
-                                 // when a frozen twin's forward is part of forward_flops)
-  double boundary_bytes = 0;     // bytes per sample of the layer's output (16-bit)
+  // What stays of activation_bytes when everything is kept: the attention scores are
+  // recomputed in the attention kernel (README, "Memory model").
+  [[nodiscard]] double kept_activation_bytes() const { return activation_bytes - score_bytes; }
+  double recompute_flops = -1;  // FLOP per sample a recompute redoes (-1: forward_flops; less
+                                // when a frozen twin's forward is part of forward_flops)
+  double boundary_bytes = 0;    // bytes per sample of the layer's output (16-bit)
 };
 
 struct ModelCosts {
@@ -65,7 +68,9 @@ struct ModelCosts {
   // FLOP per sample of one training step: forward + backward; with recompute, trained blocks
   // are run forward once more in backward, as eq. 3 of Narayanan et al. assumes.
   [[nodiscard]] double train_flops_per_sample(bool recompute) const;
-  [[nodiscard]] double activation_bytes_per_sample() const;  // sum over layers, store-all
+  // Bytes per sample the memory model holds when every activation is kept (plan 1): the sum of
+  // the layers' kept_activation_bytes.
+  [[nodiscard]] double kept_activation_bytes_per_sample() const;
   [[nodiscard]] double max_layer_weight_bytes() const;
 };
 

@@ -25,9 +25,7 @@ double max_kv_bytes(const ModelCosts& c) {
 
 // Per-sample activation bytes with everything kept (attention scores recomputed in-kernel).
 double kept_bytes(const ModelCosts& c) {
-  double k = 0;
-  for (const auto& L : c.layers) k += L.activation_bytes - L.score_bytes;
-  return k;
+  return c.kept_activation_bytes_per_sample();
 }
 
 struct Plan {
@@ -169,9 +167,9 @@ MemoryXCheck memoryx_check(const ModelCosts& c, const platform::PlatformSpec& p)
   if (!x.fits)
     x.reason = fmt::format(
         "weights and optimizer state need {:.3f} TB ({} parameters x {} bytes) but MemoryX "
-        "holds {:.3f} TB (memoryx.capacity_bytes in {})",
+        "holds {:.3f} TB ({})",
         x.required_bytes / 1e12, c.parameters(), p.memoryx_bytes_per_parameter,
-        x.capacity_bytes / 1e12, p.source);
+        x.capacity_bytes / 1e12, p.origin("memoryx.capacity_bytes"));
   return x;
 }
 

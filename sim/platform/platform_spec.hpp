@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <map>
 #include <string>
 
 namespace csx::platform {
@@ -69,6 +70,15 @@ struct PlatformSpec {
   // MemoryX to the SwarmX root: memoryx_bandwidth_Bps x io_scale.
   [[nodiscard]] double memoryx_link_Bps() const { return memoryx_bandwidth_Bps * io_scale; }
   [[nodiscard]] double usable_sram_bytes() const { return sram_bytes * usable_sram_fraction; }
+
+  // Keys an override set ("memoryx.capacity_bytes" -> "--platform-override"), for messages.
+  std::map<std::string, std::string> overridden;
+  // Where `key`'s value comes from: "memoryx.capacity_bytes in FILE", or
+  // "memoryx.capacity_bytes, set by --platform-override".
+  [[nodiscard]] std::string origin(const std::string& key) const {
+    const auto it = overridden.find(key);
+    return it == overridden.end() ? key + " in " + source : key + ", set by " + it->second;
+  }
 };
 
 }  // namespace csx::platform

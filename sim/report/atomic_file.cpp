@@ -15,15 +15,40 @@ namespace csx::io {
 
 namespace {
 
-// Where the bytes go: a symbolic link's target, else the path itself.
+// Where the bytes go: a symbolic link's target (followed link by link, also when it does not
+// exist yet, as a shell's > does), else the path itself.
 std::string real_target(const std::string& path) {
   namespace fs = std::filesystem;
   std::error_code ec;
-  if (fs::is_symlink(path, ec)) {
-    const auto target = fs::weakly_canonical(path, ec);
-    if (!ec) return target.string();
+  fs::path p(path);
+  for (int hops = 0; hops < 40 && fs::is_symlink(p, ec); ++hops) {
+    const fs::path link = fs::read_symlink(p, ec);
+    if (ec) break;
+    p = link.is_absolute() ? link : p.parent_path() / link;
   }
-  return path;
+  return p.string();
+}
+
+// Writes `content` to a new temporary file beside `path`; returns its name. Throws InputError.
+std::string write_temporary(const std::string& path, const std::string& content) {
+  namespace fs = std::filesystem;
+  fs::path dir = fs::path(path).parent_path();
+  if (dir.empty()) dir = ".";
+  static int serial = 0;
+  const std::string tmp =
+      (dir / fmt::format(".{}.tmp.{}.{}", fs::path(path).filename().string(), ::getpid(), serial++))
+          .string();
+  std::FILE* f = std::fopen(tmp.c_str(), "wb");
+  if (!f) throw InputError(fmt::format("{}: cannot write: {}", path, std::strerror(errno)));
+  const bool ok = std::fwrite(content.data(), 1, content.size(), f) == content.size() &&
+                  std::fflush(f) == 0 && ::fsync(::fileno(f)) == 0;
+  const std::string why = std::strerror(errno);
+  const bool closed = std::fclose(f) == 0;
+  if (!ok || !closed) {
+    std::remove(tmp.c_str());
+    throw InputError(fmt::format("{}: cannot write: {}", path, ok ? std::strerror(errno) : why));
+  }
+  return tmp;
 }
 
 }  // namespace
@@ -74,22 +99,41 @@ void check_output_path(const std::string& given, const std::string& flag,
 }
 
 void write_file_atomically(const std::string& given, const std::string& content) {
-  namespace fs = std::filesystem;
+  OutputFiles out;
+  out.stage(given, content);
+  out.commit_files();
+}
+
+OutputFiles::~OutputFiles() {
+  for (const auto& [tmp, target] : staged_) std::remove(tmp.c_str());
+}
+
+void OutputFiles::stage(const std::string& given, const std::string& content) {
   const std::string path = real_target(given);
-  fs::path dir = fs::path(path).parent_path();
-  if (dir.empty()) dir = ".";
-  const std::string tmp =
-      (dir / fmt::format(".{}.tmp.{}", fs::path(path).filename().string(), ::getpid())).string();
-  std::FILE* f = std::fopen(tmp.c_str(), "wb");
-  if (!f) throw InputError(fmt::format("{}: cannot write: {}", path, std::strerror(errno)));
-  const bool ok = std::fwrite(content.data(), 1, content.size(), f) == content.size() &&
-                  std::fflush(f) == 0 && ::fsync(::fileno(f)) == 0;
-  const bool closed = std::fclose(f) == 0;
-  if (!ok || !closed || std::rename(tmp.c_str(), path.c_str()) != 0) {
-    const std::string why = std::strerror(errno);
-    std::remove(tmp.c_str());
-    throw InputError(fmt::format("{}: cannot write: {}", path, why));
+  staged_.emplace_back(write_temporary(path, content), path);
+}
+
+void OutputFiles::commit() {
+  try {
+    flush_stdout();
+  } catch (const StdoutError& e) {
+    throw StdoutError(fmt::format("{}; no output file was replaced", e.what()));
   }
+  commit_files();
+}
+
+void OutputFiles::commit_files() {
+  while (!staged_.empty()) {
+    const auto& [tmp, target] = staged_.front();
+    if (std::rename(tmp.c_str(), target.c_str()) != 0)
+      throw InputError(fmt::format("{}: cannot write: {}", target, std::strerror(errno)));
+    staged_.erase(staged_.begin());
+  }
+}
+
+void flush_stdout() {
+  if (std::fflush(stdout) != 0 || std::ferror(stdout))
+    throw StdoutError(fmt::format("cannot write to standard output: {}", std::strerror(errno)));
 }
 
 }  // namespace csx::io

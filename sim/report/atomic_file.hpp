@@ -1,8 +1,10 @@
 // Output files are written whole or not at all: to a temporary file in the same directory,
-// then renamed over the target.
+// then renamed over the target. A command's outputs go through one OutputFiles, so that all of
+// them (and its standard output) land, or none of them replaces anything.
 #pragma once
 
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace csx::io {
@@ -16,5 +18,33 @@ void check_output_path(const std::string& path, const std::string& flag,
 // Writes `content` to `path` atomically (through a symbolic link to its target). Throws
 // InputError on failure; `path` is untouched then.
 void write_file_atomically(const std::string& path, const std::string& content);
+
+// A command's output transaction. stage() writes each file in full to a temporary file beside
+// its target (a full file system fails there, with nothing replaced); commit() then flushes
+// standard output and, only if that worked, renames every temporary over its target. Staged
+// files not committed (an error, a failed standard output) are removed by the destructor.
+// A rename itself failing after another succeeded (the temporaries are written and in the
+// target's directory, so only a concurrent change of that directory does it) is reported.
+class OutputFiles {
+ public:
+  OutputFiles() = default;
+  OutputFiles(const OutputFiles&) = delete;
+  OutputFiles& operator=(const OutputFiles&) = delete;
+  ~OutputFiles();
+
+  // Throws InputError "PATH: cannot write: REASON"; the target is untouched.
+  void stage(const std::string& path, const std::string& content);
+  // Throws StdoutError when standard output cannot be written (nothing is replaced), and
+  // InputError when a rename fails.
+  void commit();
+  // commit() without the check of standard output (a sweep's checkpoint of --csv).
+  void commit_files();
+
+ private:
+  std::vector<std::pair<std::string, std::string>> staged_;  // (temporary, target)
+};
+
+// Flushes standard output; throws StdoutError when it (or an earlier write to it) failed.
+void flush_stdout();
 
 }  // namespace csx::io

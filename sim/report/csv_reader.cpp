@@ -53,7 +53,11 @@ std::vector<std::vector<std::string>> read_csv_file(const std::string& path) {
   if (!in) throw InputError(fmt::format("{}: cannot be read", path));
   std::ostringstream text;
   text << in.rdbuf();
-  return parse_csv(text.str(), path);
+  // A UTF-8 byte order mark (a spreadsheet's "CSV UTF-8") is not part of the first field; the
+  // YAML reader skips it too.
+  std::string s = std::move(text).str();
+  if (s.starts_with("\xEF\xBB\xBF")) s.erase(0, 3);
+  return parse_csv(s, path);
 }
 
 }  // namespace csx::io

@@ -11,7 +11,8 @@ namespace csx::io {
 [[nodiscard]] std::vector<std::vector<std::string>> parse_csv(const std::string& text,
                                                               const std::string& where);
 
-// The records of a file. Throws InputError when it cannot be read or is malformed.
+// The records of a file (a leading UTF-8 byte order mark skipped). Throws InputError when it
+// cannot be read or is malformed.
 [[nodiscard]] std::vector<std::vector<std::string>> read_csv_file(const std::string& path);
 
 }  // namespace csx::io

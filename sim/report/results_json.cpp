@@ -85,6 +85,10 @@ nlohmann::ordered_json typed_value(const std::string& column, const std::string&
   return field;
 }
 
+std::string json_text(const nlohmann::ordered_json& doc, int indent) {
+  return doc.dump(indent, ' ', false, nlohmann::ordered_json::error_handler_t::replace);
+}
+
 std::string results_json(const nlohmann::ordered_json& inputs,
                          const std::vector<std::string>& columns,
                          const std::vector<std::vector<std::string>>& rows) {
@@ -102,7 +106,7 @@ std::string results_json(const nlohmann::ordered_json& inputs,
       rec[columns[i]] = typed_value(columns[i], row[i]);
     records.push_back(std::move(rec));
   }
-  return doc.dump(2) + "\n";
+  return json_text(doc, 2) + "\n";
 }
 
 }  // namespace csx::io

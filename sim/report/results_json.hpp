@@ -21,6 +21,11 @@ namespace csx::io {
 [[nodiscard]] nlohmann::ordered_json typed_value(const std::string& column,
                                                  const std::string& field);
 
+// The text of a JSON document, indented by `indent` (-1: one line). A string that is not
+// UTF-8 (a file name in another encoding) has each invalid byte replaced by U+FFFD instead of
+// failing: JSON text is Unicode (RFC 8259, section 8.1).
+[[nodiscard]] std::string json_text(const nlohmann::ordered_json& doc, int indent);
+
 // {"inputs": inputs, "units": {column: unit}, "records": [{column: value}, ...]}, indented by
 // 2, newline-terminated. Each row holds one (unquoted) field per column. Throws
 // std::invalid_argument when a row's length differs from the columns'.

@@ -7,6 +7,8 @@
 #include <tuple>
 #include <variant>
 
+#include "report/results_json.hpp"
+
 namespace csx::io {
 namespace {
 
@@ -90,7 +92,7 @@ std::string chrome_trace_json(const std::vector<plan::TraceEvent>& events,
                                           {"pid", 1},
                                           {"args", args_json(e->args)}});
   out["displayTimeUnit"] = "ms";
-  return out.dump(1) + "\n";
+  return json_text(out, 1) + "\n";
 }
 
 }  // namespace csx::io

@@ -71,10 +71,7 @@ double model_flops_per_step(const model::ModelCosts& costs, model::Pass pass,
   return per_sample * static_cast<double>(batch_size);
 }
 
-SearchOutcome run_search(const SearchRequest& req, const Simulator& simulate) {
-  SearchOutcome out;
-  const auto mx = model::memoryx_check(req.costs, req.platform);
-
+std::vector<std::int64_t> candidate_sizes(const SearchRequest& req) {
   std::vector<std::int64_t> candidates = req.resolution.candidates;
   const std::int64_t P = req.split.per_system_batch_size;
   if (std::holds_alternative<batching::MbsAuto>(req.resolution.requested)) {
@@ -87,6 +84,13 @@ SearchOutcome run_search(const SearchRequest& req, const Simulator& simulate) {
       std::sort(candidates.begin(), candidates.end(), std::greater<>());
     }
   }
+  return candidates;
+}
+
+SearchOutcome run_search(const SearchRequest& req, const Simulator& simulate) {
+  SearchOutcome out;
+  const auto mx = model::memoryx_check(req.costs, req.platform);
+  const std::vector<std::int64_t> candidates = candidate_sizes(req);
   std::vector<plan::SimulationInput> inputs;
   std::vector<std::size_t> simulated_rows;
   for (const auto mbs : candidates) {
@@ -107,8 +111,8 @@ SearchOutcome run_search(const SearchRequest& req, const Simulator& simulate) {
   std::vector<batching::Evaluated> evaluated;
   for (const auto& r : out.rows)
     evaluated.push_back({r.micro_batch_size, r.simulated, r.sim.step_time_s});
-  const auto choice =
-      batching::choose(req.resolution.requested, P, evaluated, req.auto_min_speedup);
+  const auto choice = batching::choose(req.resolution.requested, req.split.per_system_batch_size,
+                                       evaluated, req.auto_min_speedup);
   out.chosen = choice.chosen;
   out.decision = choice.decision;
   if (!out.chosen) return out;

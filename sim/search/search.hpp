@@ -61,6 +61,11 @@ struct SearchOutcome {
 using Simulator =
     std::function<std::vector<plan::SimulationResult>(const std::vector<plan::SimulationInput>&)>;
 
+// The micro-batch sizes run_search evaluates (and writes a row for), descending: the
+// resolution's candidates and, under auto, its extra candidate (batching::auto_extra_candidate).
+// Pure; no simulation.
+[[nodiscard]] std::vector<std::int64_t> candidate_sizes(const SearchRequest& request);
+
 // When no candidate fits (on-chip memory, or MemoryX cannot hold the model: every row then
 // gives that reason), returns an outcome without a chosen row (the caller reports it and
 // exits 1).

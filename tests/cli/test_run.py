@@ -90,9 +90,10 @@ with tempfile.TemporaryDirectory() as d:
             "--csv", out2, "--quiet"], 0)
     check(open(out2).read() == text, "CSV is byte-identical run after run")
 
-    # A fixed MBS that is moved prints the platform's notice.
+    # A fixed MBS that is moved prints the platform's notice (on standard error, so that --quiet
+    # keeps it).
     expect(["run", "scenarios/gpt3_xl_1x_cs2.yaml", "--micro-batch-size", 100], 0,
-           out_has=["notice: micro_batch_size 100", "-> per-system batch 528"])
+           out_has=["-> per-system batch 528"], err_has=["notice: train pass: micro_batch_size 100"])
 
     # Nothing fits: exit 1, the CSV still holds the infeasible row.
     out3 = os.path.join(d, "nofit.csv")

@@ -76,6 +76,8 @@ def _text(value, what):
 def _list(value, what):
     """A sweep list: "1:16:x2", "1,2,4", an int or a sequence of ints."""
     if isinstance(value, (list, tuple, range)):
+        if len(value) == 0:
+            raise InputError(f"{what} = {value!r}: an empty list; give at least one value")
         return ",".join(_text(v, what) for v in value)
     return _text(value, what)
 
@@ -141,10 +143,29 @@ def _flags(**options):
     return args
 
 
-def _run_writing(name, args):
-    """Runs the command with --csv and --json into a temporary folder; returns a Result."""
+def _run_writing(name, args, csv_path=None):
+    """Runs the command with --csv and --json into a temporary folder (the CSV at csv_path when
+    given, which then stays); returns a Result. A sweep's CSV without csv_path is a temporary
+    file of its own, kept only when the sweep is interrupted (the CLI names it)."""
+    given = csv_path is not None
+    if not given and name == "sweep":
+        fd, csv_path = tempfile.mkstemp(prefix="csxsim-sweep-", suffix=".csv")
+        os.close(fd)
+    interrupted = False
+    try:
+        return _run_into(name, args, csv_path, given)
+    except KeyboardInterrupt:
+        interrupted = True
+        raise
+    finally:
+        if csv_path is not None and not given and not interrupted and os.path.exists(csv_path):
+            os.remove(csv_path)
+
+
+def _run_into(name, args, csv_path, given):
     with tempfile.TemporaryDirectory(prefix="csxsim-") as tmp:
-        csv_path, json_path = os.path.join(tmp, "out.csv"), os.path.join(tmp, "out.json")
+        csv_path = csv_path if csv_path is not None else os.path.join(tmp, "out.csv")
+        json_path = os.path.join(tmp, "out.json")
         full = [*args, "--csv", csv_path, "--json", json_path]
 
         def result(status, text):
@@ -161,7 +182,10 @@ def _run_writing(name, args):
                 e.result = result(1, "")
             raise
         if status >= 128:  # sweep stopped by SIGINT or SIGTERM
-            raise KeyboardInterrupt(f"csxsim {name} interrupted (status {status})")
+            where = (f"the finished points are kept in {csv_path}; call again with resume=True"
+                     if given else f"the finished points are kept in {csv_path}; call again with "
+                     f"csv={csv_path!r}, resume=True to finish")
+            raise KeyboardInterrupt(f"csxsim {name} interrupted (status {status}): {where}")
         return result(status, text)
 
 
@@ -186,22 +210,26 @@ def run(scenario, *, num_csx=None, batch_size=None, micro_batch_size=None, platf
 
 def sweep(scenario, *, num_csx, batch_size, micro_batch_size=None, platform=None, mode=None,
           compile_only=False, steps=None, tokens=None, sim_steps=None, seq_len=None,
-          platform_override=None, variant=None, jobs=None, shard=None):
+          platform_override=None, variant=None, jobs=None, shard=None, csv=None, resume=False):
     """csxsim sweep: run's search over the grid num_csx x batch_size; returns a Result.
 
     num_csx, batch_size: "1:16:x2", "264,528", "256:2048:+256", an int or a list of ints.
     platform: one or a list ("cs2,cs3" or ["cs2", "cs3"]); variant: named override sets,
     {"io2x": {"system.io_scale": 2}} or ["io2x:system.io_scale=2"].
     jobs: grid points at once (forked processes, as the CLI); shard: "I/N".
+    csv: a path for the CSV, which then stays (an interrupted sweep's finished points are
+    kept there); resume=True keeps the finished points already in it (the CLI's --resume).
     """
+    if resume and csv is None:
+        raise InputError("resume=True needs csv=PATH: the CSV whose finished points to keep")
     platform = _platforms(platform)
     args = [_text(scenario, "scenario"), "--num-csx", _list(num_csx, "num_csx"),
             "--batch-size", _list(batch_size, "batch_size"),
             *_flags(micro_batch_size=micro_batch_size, platform=platform, mode=mode,
                     compile_only=compile_only, steps=steps, tokens=tokens, sim_steps=sim_steps,
                     seq_len=seq_len, jobs=jobs, shard=shard),
-            *_overrides(platform_override), *_variants(variant)]
-    return _run_writing("sweep", args)
+            *_overrides(platform_override), *_variants(variant), *(["--resume"] if resume else [])]
+    return _run_writing("sweep", args, None if csv is None else _text(csv, "csv"))
 
 
 def plan(model, *, tokens, deadline=None, num_csx=None, batch_size=None, micro_batch_size=None,

@@ -1,0 +1,365 @@
+"""Edge cases a user hit (issue 24): plan's smallest cluster where the time to train is not
+monotone in num_csx; paths a file names, read relative to that file; paths that are not UTF-8;
+a command's outputs land together or not at all (a full file system, a full standard output);
+a full standard output is exit 2 for every command."""
+import csv
+import os
+import resource
+import shutil
+import signal
+import subprocess
+import tempfile
+
+from clitest import CSXSIM, check, expect, finish, run
+
+CSXSIM = os.path.abspath(CSXSIM)
+
+ROOT = os.getcwd()
+DAY = 86400.0
+
+
+def rows_of(path):
+    with open(path, newline="") as f:
+        return list(csv.DictReader(f))
+
+
+def to_dev_full(*args):
+    with open("/dev/full", "w") as full:
+        return subprocess.run([CSXSIM, *args], stdout=full, stderr=subprocess.PIPE, text=True,
+                              timeout=600)
+
+
+with tempfile.TemporaryDirectory() as d:
+    # 1. plan's smallest cluster. Llama-3 8B, batch 1024 on CS-3, 1e12 tokens: 13 systems train
+    # in under 8.53 days while 14 do not (the per-system batch, and with it auto's micro-batch
+    # size, changes with each size). The answer must be the smallest size of all evaluated ones
+    # that meets the deadline, and 13 meets it (checked by --num-csx 13 alone).
+    deadline = 8.53
+    r13 = expect(["plan", "llama3_8b", "--batch-size", "1024", "--platform", "cs3", "--tokens",
+                  "1e12", "--num-csx", "13", "--csv", os.path.join(d, "p13.csv"), "-q"], 0)
+    t13 = next(float(x["time_to_train_s"]) for x in rows_of(os.path.join(d, "p13.csv"))
+               if x["chosen"] == "true")
+    check(t13 <= deadline * DAY, f"13 x cs3 meets {deadline} days: {t13 / DAY} days")
+    out = os.path.join(d, "plan.csv")
+    r = expect(["plan", "llama3_8b", "--batch-size", "1024", "--platform", "cs3", "--tokens",
+                "1e12", "--deadline", f"{deadline}d", "--csv", out], 0,
+               out_has=["answer: smallest cluster: 13 x cs3"])
+    by_n = {int(x["num_csx"]): float(x["time_to_train_s"]) for x in rows_of(out)
+            if x["chosen"] == "true"}
+    check(all(n in by_n for n in range(9, 14)), f"every size from 9 to 13 evaluated: {sorted(by_n)}")
+    check(min(n for n, t in by_n.items() if t <= deadline * DAY) == 13,
+          "13 is the smallest evaluated size that meets the deadline")
+    check("not monotone in num_csx" in r.stdout, f"the non-monotone times are said: {r.stdout}")
+
+    # 1b. The scan rules out a size whose per-system batch P = ceil(B / N) is a smaller size's
+    # when that one misses by more than auto's threshold (3 %): the same work on the fullest
+    # system over a SwarmX tree at least as deep. First the premise, on every candidate row of
+    # GPT-3 XL on 20 to 100 CS-2 (batch 528): within one P, no candidate gets faster with N.
+    brute = os.path.join(d, "brute.csv")
+    expect(["plan", "gpt3_xl", "--platform", "cs2", "--tokens", "300B", "--batch-size", "528",
+            "--num-csx", "20:100:+1", "--csv", brute, "-q"], 0)
+    by_group = {}
+    for x in rows_of(brute):
+        if x["fits"] == "true":
+            n = int(x["num_csx"])
+            by_group.setdefault((-(-528 // n), x["micro_batch_size"]), []).append((n, float(x["step_time_s"])))
+    slower = [(k, a, b) for k, v in by_group.items() for a, b in zip(sorted(v), sorted(v)[1:])
+              if b[1] < a[1] * (1 - 1e-12)]
+    check(len(by_group) > 20 and not slower, f"within one per-system batch, more systems are never faster: {slower[:3]}")
+    # Then the answer against a brute-force search: Llama-3 8B, batch 1024 on CS-3, 2 days.
+    # Doubling: 32 misses, 64 meets; 57 to 60 share P = 18 and take 2.105 days (> 2 x 1.03), so
+    # 58 to 60 are ruled out by 57; 61 to 63 (P = 17, 2.001 days) are within 3 % and evaluated.
+    expect(["plan", "llama3_8b", "--batch-size", "1024", "--platform", "cs3", "--tokens", "1e12",
+            "--num-csx", "33:64:+1", "--csv", brute, "-q"], 0)
+    every = {int(x["num_csx"]): float(x["time_to_train_s"]) for x in rows_of(brute) if x["chosen"] == "true"}
+    smallest = min(n for n, t in every.items() if t <= 2 * DAY)
+    r = expect(["plan", "llama3_8b", "--batch-size", "1024", "--platform", "cs3", "--tokens", "1e12",
+                "--deadline", "2d", "--csv", out], 0, out_has=[f"answer: smallest cluster: {smallest} x cs3"])
+    scanned = {int(x["num_csx"]) for x in rows_of(out)}
+    check(not {58, 59, 60} & scanned and {57, 61, 62, 63} <= scanned,
+          f"58 to 60 ruled out by 57, 61 to 63 evaluated: {sorted(scanned)}")
+
+    # 2. A relative platform path in a scenario is read relative to the scenario, as its
+    # model: is; the step time is the same from any working directory.
+    sub = os.path.join(d, "sub")
+    os.makedirs(sub)
+    plat = open(os.path.join(ROOT, "platforms/cs3.yaml")).read()
+    open(os.path.join(d, "myplat.yaml"), "w").write(plat.replace("name: cs3", "name: mine", 1))
+    open(os.path.join(d, "model.yaml"), "w").write(open(os.path.join(ROOT, "models/gpt3_xl.yaml")).read())
+    scen = open(os.path.join(ROOT, "scenarios/gpt3_xl_1x_cs2.yaml")).read()
+    scen = scen.replace("model: ../models/gpt3_xl.yaml", "model: ../model.yaml")
+    scen = scen.replace("platform: cs2", "platform: ../myplat.yaml")
+    check("../myplat.yaml" in scen and "../model.yaml" in scen, "the scenario names both files")
+    open(os.path.join(sub, "s.yaml"), "w").write(scen)
+    # Read relative to the working directory, ../myplat.yaml exists only from sub/.
+    times = []
+    for cwd in (d, sub, ROOT):
+        csv_out = os.path.join(d, f"rel{len(times)}.csv")
+        rr = subprocess.run([CSXSIM, "run", os.path.relpath(os.path.join(sub, "s.yaml"), cwd),
+                             "--csv", csv_out, "-q"], cwd=cwd, capture_output=True, text=True)
+        check(rr.returncode == 0, f"run from {cwd}: {rr.stderr}")
+        if rr.returncode == 0:
+            x = [x for x in rows_of(csv_out) if x["chosen"] == "true"][0]
+            check(x["platform"] == "mine", f"the scenario's platform file is read: {x['platform']}")
+            times.append(x["step_time_s"])
+    check(len(set(times)) == 1, f"one step time from every directory: {times}")
+
+    # 3. A path that is not UTF-8: never an internal error; the JSON holds U+FFFD for the byte.
+    bad = os.path.join(d.encode(), b"x\xff.yaml")
+    good_scen = open(os.path.join(ROOT, "scenarios/gpt3_xl_1x_cs2.yaml")).read().replace(
+        "../models/gpt3_xl.yaml", os.path.join(ROOT, "models/gpt3_xl.yaml"))
+    open(bad, "w").write(good_scen)
+    j = os.path.join(d, "nonutf8.json")
+    for cmd in (["run", bad, "--json", j, "-q"],
+                ["sweep", bad, "--num-csx", "1", "--batch-size", "528", "--csv",
+                 os.path.join(d, "nu.csv").encode(), "--json", j, "-q"],
+                ["plan", bad, "--tokens", "1e9", "--num-csx", "1", "--json", j, "-q"]):
+        rr = subprocess.run([CSXSIM, *cmd], capture_output=True)
+        check(rr.returncode == 0, f"{cmd[0]} of a non-UTF-8 path: {rr.returncode} {rr.stderr!r}")
+        check(b"internal error" not in rr.stderr, f"{cmd[0]}: not an internal error")
+        if rr.returncode == 0:
+            check("x\ufffd.yaml" in open(j, encoding="utf-8").read(),
+                  f"{cmd[0]}: the JSON names the file with U+FFFD")
+
+    # 4. All outputs or none: a full file system (a file size limit stands for it) fails the
+    # JSON after the CSV was written, and the existing CSV survives.
+    scen = "scenarios/gpt3_xl_1x_cs2.yaml"
+    ok_csv, big_json = os.path.join(d, "ok.csv"), os.path.join(d, "j.json")
+    expect(["run", scen, "--csv", ok_csv, "--json", big_json, "-q"], 0)
+    csv_size, json_size = os.path.getsize(ok_csv), os.path.getsize(big_json)
+    check(json_size > csv_size + 4096, "the JSON is larger than the CSV")
+    for p in (ok_csv, big_json):
+        open(p, "w").write("existing\n")
+
+    def limit_size():
+        signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
+        lim = csv_size + 2048
+        resource.setrlimit(resource.RLIMIT_FSIZE, (lim, lim))
+
+    rr = subprocess.run([CSXSIM, "run", scen, "--csv", ok_csv, "--json", big_json, "-q"],
+                        capture_output=True, text=True, preexec_fn=limit_size)
+    check(rr.returncode == 2 and "cannot write" in rr.stderr, f"full file system: {rr.returncode} {rr.stderr}")
+    check(open(ok_csv).read() == "existing\n" and open(big_json).read() == "existing\n",
+          "nothing replaced when one output cannot be written")
+    check(not [f for f in os.listdir(d) if ".tmp." in f], "no temporary file left")
+
+    # 5. A full standard output: exit 2 for every command, and no output file replaced (merge
+    # prints nothing, so a full standard output does not concern it).
+    for cmd in (["run", scen, "--csv", ok_csv],
+                ["sweep", scen, "--num-csx", "1,2", "--batch-size", "528", "--csv", ok_csv],
+                ["plan", "gpt3_xl", "--tokens", "1e10", "--num-csx", "1", "--batch-size", "528",
+                 "--csv", ok_csv],
+                ["validate", "--only-platform", "cs3", "--csv", ok_csv]):
+        rr = to_dev_full(*cmd)
+        check(rr.returncode == 2 and "cannot write to standard output" in rr.stderr,
+              f"{cmd[0]} >/dev/full: {rr.returncode} {rr.stderr}")
+        check(open(ok_csv).read() == "existing\n", f"{cmd[0]} >/dev/full: --csv not replaced")
+    for cmd in (["platform", "--keys"], ["describe", "gpt3_xl", "--json"], ["describe", "gpt3_xl"],
+                ["candidates", "--batch-size", "528", "--num-csx", "2"], ["--help"], ["--version"], ["run", "--help"],
+                ["plan", "--help"]):
+        rr = to_dev_full(*cmd)
+        check(rr.returncode == 2 and "cannot write to standard output" in rr.stderr
+              and "internal error" not in rr.stderr,
+              f"{' '.join(cmd)} >/dev/full: {rr.returncode} {rr.stderr}")
+
+    # 6. A dangling symbolic link as --csv is followed, as a live one is: the link stays.
+    link = os.path.join(d, "link.csv")
+    os.symlink("target.csv", link)
+    expect(["run", scen, "--csv", link, "-q"], 0)
+    check(os.path.islink(link) and os.path.isfile(os.path.join(d, "target.csv")),
+          "the dangling link's target is written, the link kept")
+
+    # 7. describe's activation bytes are the memory model's: what stays when everything is kept
+    # (Korthikanti et al. 2022, table 2, without the 5as^2 attention scores, which the attention
+    # kernel recomputes): GPT-3 XL, 24 blocks of 34 s h bytes = 24 x 34 x 2048 x 2048 = 3.42e9,
+    # plus the embedding and head layers (under 1 %). With the scores it would be 3.3x that.
+    import json
+    j = json.loads(expect(["describe", "gpt3_xl", "--json"], 0).stdout)
+    blocks = 24 * 34 * 2048 * 2048
+    act = j["activation_bytes_per_sample"]
+    check(blocks <= act <= 1.01 * blocks, f"describe: {act} bytes per sample, by hand {blocks} (+ < 1 %)")
+    check(abs(sum(L["activation_bytes_per_sample"] for L in j["layers"]) - act) <= 1e-6 * act,
+          "the layers add up to the total")
+    # The same figure the memory model stores: MBS 1 with everything kept on one CS-2.
+    mem = os.path.join(d, "mem.csv")
+    expect(["run", scen, "--micro-batch-size", "1", "--csv", mem, "-q"], 0)
+    x = rows_of(mem)[0]
+    check(x["activation_plan"] == "all kept" and abs(float(x["mem_activations_bytes"]) - act) <= 1e-6 * act,
+          f"run's mem_activations_bytes at MBS 1, all kept ({x['activation_plan']}): "
+          f"{x['mem_activations_bytes']} = describe's {act}")
+    r = expect(["describe", "gpt3_xl"], 0, out_has=["activation bytes per sample (all kept)"])
+
+    # 8. Nothing fits: auto reports the need of its smallest size, 1 (the need explore's MBS 1
+    # row reports), not of the smallest candidate it happened to try.
+    long = ["models/llama3_8b.yaml", "--seq-len", "1048576", "--batch-size", "8", "--platform", "cs3"]
+    ex = os.path.join(d, "explore.csv")
+    expect(["run", *long, "--micro-batch-size", "explore", "--compile-only", "--csv", ex, "-q"], 1)
+    need1 = [x for x in rows_of(ex) if x["micro_batch_size"] == "1"][0]["mem_total_bytes"]
+    au = os.path.join(d, "auto.csv")
+    r = expect(["run", *long, "--csv", au, "-q"], 1)
+    rows = rows_of(au)
+    check(rows[-1]["micro_batch_size"] == "1" and rows[-1]["mem_total_bytes"] == need1,
+          f"auto's last row is MBS 1 with explore's need {need1}: {[(x['micro_batch_size'], x['mem_total_bytes']) for x in rows]}")
+    check(f"{float(need1) / 1e9:.2f} GB" in r.stderr, f"the error names MBS 1's need: {r.stderr}")
+
+    # 9. --resume refuses a kept point with candidate rows missing (15 of 16 deleted by hand).
+    res = os.path.join(d, "res.csv")
+    grid = ["--num-csx", "1,2", "--batch-size", "528", "--steps", "10", "-q"]
+    expect(["sweep", scen, *grid, "--csv", res], 0)
+    with open(res, newline="") as f:
+        table = list(csv.reader(f))
+    head = table[0]
+    n_at = head.index("num_csx")
+    one = [r for r in table[1:] if r[n_at] == "1"]
+    check(len(one) > 2, f"point 1 has several candidate rows ({len(one)})")
+    keep = [r for r in table[1:] if r[n_at] != "1" or r[head.index("chosen")] == "true"]
+    with open(res, "w", newline="") as f:
+        csv.writer(f, lineterminator="\n").writerows([head, *keep])
+    expect(["sweep", scen, *grid, "--csv", res, "--resume"], 2,
+           err_has=[f"has 1 of its {len(one)} candidate rows", "cut short or edited"])
+
+    # 10. merge of shards of different sweeps (N=3 and N=4) says so.
+    s3, s4, m = (os.path.join(d, f) for f in ("s3.csv", "s4.csv", "m.csv"))
+    g = ["--num-csx", "1:8:x2", "--batch-size", "528", "--steps", "10", "-q"]
+    expect(["sweep", scen, *g, "--shard", "0/3", "--csv", s3], 0)
+    expect(["sweep", scen, *g, "--shard", "0/4", "--csv", s4], 0)
+    expect(["merge", s3, s4, "-o", m], 2, err_has=["mix shards of different sweeps"])
+
+    # 11. A CSV with a UTF-8 byte order mark is a csxsim CSV to merge and --resume.
+    bom = os.path.join(d, "bom.csv")
+    open(bom, "wb").write(b"\xef\xbb\xbf" + open(os.path.join(ROOT, "tests/golden/gpt3_xl_1x_cs2.csv"), "rb").read())
+    expect(["merge", bom, "-o", m], 0)
+    check(open(m, "rb").read() == open(os.path.join(ROOT, "tests/golden/gpt3_xl_1x_cs2.csv"), "rb").read(),
+          "merge of a CSV with a BOM gives the CSV without it")
+
+    # 12. YAML: plain nodes beyond the bound are not blamed on aliases; deep nesting is named.
+    many = os.path.join(d, "many.yaml")
+    open(many, "w").write("trainer:\n  x:\n" + "  - 1\n" * 250000)
+    r = expect(["run", many], 2, err_has=["holds more than 200000 YAML nodes"])
+    deep = os.path.join(d, "deep.yaml")
+    open(deep, "w").write("a: " + "[" * 3000 + "]" * 3000 + "\n")
+    expect(["run", deep], 2, err_has=["nests deeper than"])
+
+    # 13. Notices and notes: an integer MBS moved to a supported value is said on standard error
+    # (so -q keeps it); a sweep prints a few skip notes and one line for the rest.
+    r = expect(["run", scen, "--micro-batch-size", "100", "-q"], 0, err_has=["notice: train pass:"])
+    check(r.stdout == "", "-q prints nothing on standard output")
+    r = expect(["sweep", scen, "--num-csx", "1:40:+1", "--batch-size", "20", "--steps", "10", "--csv",
+                os.path.join(d, "skips.csv"), "-q"], 0)
+    notes = [l for l in r.stderr.splitlines() if l.startswith("note: skipped")]
+    check(len(notes) == 6 and "15 more points" in notes[-1], f"5 skip notes and a count: {notes}")
+    # Several batch sizes with a fixed step count: the budgets differ, and the sweep says so.
+    expect(["sweep", scen, "--num-csx", "1", "--batch-size", "264,528", "--steps", "10", "--csv",
+            os.path.join(d, "two.csv"), "-q"], 0, err_has=["train different numbers of samples"])
+
+    # 14. sweep --help describes the grid flags as the lists they take.
+    r = expect(["sweep", "--help"], 0)
+    for flag in ("--num-csx", "--batch-size", "--platform"):
+        line = next(l for l in r.stdout.splitlines() if l.strip().startswith(flag + " "))
+        check("LIST" in line or "list" in line, f"sweep --help: {line}")
+
+    # 15. The data folder comes from the executable's tree: a copied tree reads its own.
+    copy = os.path.join(d, "copy")
+    os.makedirs(os.path.join(copy, "build"))
+    shutil.copytree(os.path.join(ROOT, "models"), os.path.join(copy, "models"))
+    shutil.copytree(os.path.join(ROOT, "platforms"), os.path.join(copy, "platforms"))
+    shutil.copy(CSXSIM, os.path.join(copy, "build", "csxsim"))
+    with open(os.path.join(copy, "platforms", "cs3.yaml")) as f:
+        cs3 = f.read()
+    open(os.path.join(copy, "platforms", "cs3.yaml"), "w").write(cs3.replace("name: cs3", "name: cs3copy", 1))
+    env = {k: v for k, v in os.environ.items() if k != "CSXSIM_DATA_DIR"}
+    rr = subprocess.run([os.path.join(copy, "build", "csxsim"), "platform", "cs3", "--keys"],
+                        capture_output=True, text=True, env=env)
+    check(rr.returncode == 0 and "cs3copy" in rr.stdout, f"the copy reads its own platforms/: {rr.stdout[:300]} {rr.stderr}")
+
+    # 16. tools/plot on bad files: not UTF-8, the header only, a BOM; a MemoryX failure is not
+    # shaded as on-chip memory; nothing fits: no empty throughput axes with marks' legend.
+    def plot(*args):
+        return subprocess.run(["/usr/bin/python3", os.path.join(ROOT, "tools/plot"), *args],
+                              capture_output=True, text=True)
+    png = os.path.join(d, "p.png")
+    junk = os.path.join(d, "junk.csv")
+    open(junk, "wb").write(b"model,\xff\xfe\n")
+    rr = plot(junk, "-o", png, "--kind", "throughput")
+    check(rr.returncode == 2 and "not UTF-8" in rr.stderr and "Traceback" not in rr.stderr,
+          f"plot of a non-UTF-8 file: {rr.returncode} {rr.stderr}")
+    header_only = os.path.join(d, "header.csv")
+    open(header_only, "w").write(open(os.path.join(ROOT, "tests/golden/gpt3_xl_1x_cs2.csv")).readline())
+    rr = plot(header_only, "-o", png, "--kind", "throughput")
+    check(rr.returncode == 2 and "the header only" in rr.stderr and "missing columns" not in rr.stderr,
+          f"plot of a header-only CSV: {rr.stderr}")
+    rr = plot(bom, "-o", png, "--kind", "throughput")
+    check(rr.returncode == 0, f"plot of a CSV with a BOM: {rr.stderr}")
+    mx = os.path.join(d, "mx.csv")
+    expect(["run", "scenarios/gpt3_175b_16x_cs2_explore.yaml", "--platform",
+            "tests/bad_inputs/files/platform_small_memoryx.yaml", "--csv", mx, "-q"], 1)
+    inspect = r"""
+import importlib.machinery, importlib.util, json, sys
+loader = importlib.machinery.SourceFileLoader("plot", sys.argv[1])
+plot = importlib.util.module_from_spec(importlib.util.spec_from_loader("plot", loader))
+loader.exec_module(plot)
+out = []
+for kind in ("memory", "throughput"):
+    fig = plot.render(plot.parse([sys.argv[2], "-o", "x.png", "--kind", kind]))
+    fig.canvas.draw()
+    legends = [t.get_text() for lg in fig.legends for t in lg.get_texts()]
+    legends += [t.get_text() for ax in fig.axes if ax.get_legend() for t in ax.get_legend().get_texts()]
+    out.append({"kind": kind, "legends": legends, "texts": [t.get_text() for ax in fig.axes for t in ax.texts],
+                "lines": sum(len(ax.lines) for ax in fig.axes if ax.get_visible())})
+print(json.dumps(out))
+"""
+    rr = subprocess.run(["/usr/bin/python3", "-c", inspect, os.path.join(ROOT, "tools/plot"), mx],
+                        capture_output=True, text=True, cwd=d)
+    check(rr.returncode == 0, f"plot inspection: {rr.stderr[-800:]}")
+    if rr.returncode == 0:
+        memory, thr = json.loads(rr.stdout)
+        check("MemoryX cannot hold the model" in memory["legends"] and
+              "does not fit on-chip memory" not in memory["legends"], f"memory figure: {memory['legends']}")
+        check("chosen MBS" not in thr["legends"] and any("nothing fits" in t for t in thr["texts"]),
+              f"throughput where nothing fits: {thr}")
+
+    # 17. Python: an empty list is said to be empty; sweep(csv=...) keeps its CSV, and resume
+    # needs one.
+    import sys
+    sys.path.insert(0, os.path.join(os.path.dirname(CSXSIM), "python"))
+    try:
+        import csxsim
+    except ImportError:
+        csxsim = None
+    if csxsim is not None and os.environ.get("CSXSIM_SANITIZED") != "1":
+        try:
+            csxsim.sweep(scen, num_csx=[], batch_size=528)
+            check(False, "num_csx=[] is refused")
+        except csxsim.InputError as e:
+            check("num_csx = []: an empty list" in str(e), f"num_csx=[]: {e}")
+        try:
+            csxsim.sweep(scen, num_csx=1, batch_size=528, resume=True)
+            check(False, "resume without csv is refused")
+        except csxsim.InputError as e:
+            check("needs csv=PATH" in str(e), f"resume=True alone: {e}")
+        kept_csv = os.path.join(d, "py.csv")
+        res1 = csxsim.sweep(scen, num_csx=1, batch_size=528, steps=10, csv=kept_csv)
+        check(os.path.exists(kept_csv) and open(kept_csv).read() == res1.csv, "sweep(csv=) keeps the CSV")
+        res2 = csxsim.sweep(scen, num_csx="1,2", batch_size=528, steps=10, csv=kept_csv, resume=True)
+        check("1 kept from before" in res2.text, f"resume=True keeps the finished point: {res2.text[-300:]}")
+        # An interrupted sweep() without csv= keeps the CSV the CLI names, and says so.
+        script = r"""
+import os, re, signal, sys, threading
+sys.path.insert(0, sys.argv[1])
+import csxsim
+threading.Timer(1.5, lambda: os.kill(os.getpid(), signal.SIGINT)).start()
+try:
+    csxsim.sweep("scenarios/gpt3_xl_1x_cs2.yaml", num_csx="1:192:+1", batch_size=528, steps=10)
+    print("not interrupted")
+except KeyboardInterrupt as e:
+    path = re.search(r"kept in (\S+);", str(e)).group(1)
+    print(str(e))
+    print("exists" if os.path.exists(path) and open(path).read().count("\n") > 1 else "missing")
+    os.remove(path)
+"""
+        rr = subprocess.run([sys.executable, "-c", script, os.path.join(os.path.dirname(CSXSIM), "python")],
+                            capture_output=True, text=True, timeout=600)
+        check(rr.stdout.strip().endswith("exists") and "resume=True" in rr.stdout,
+              f"an interrupted sweep() keeps the CSV it names: {rr.stdout} {rr.stderr[-500:]}")
+
+finish()

@@ -174,7 +174,7 @@ std::int64_t model_or_input_size(const io::Block& m, const std::optional<io::Blo
       return known->size;
     }
     throw InputError(fmt::format(
-        "{} = '{}': the vocabulary size cannot be told: neither model.{} nor {}.{} is set, and "
+        "{} = '{}': no vocabulary size: neither model.{} nor {}.{} is set, and "
         "csxsim does not know this vocabulary file's size (the Model Zoo counts its lines); set "
         "model.{}",
         input->where(file_key), *path, key, input->key_path(), key, key));

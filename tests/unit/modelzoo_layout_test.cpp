@@ -164,7 +164,8 @@ model:
   filter_size: 256
   max_position_embeddings: 512
 )");
-  EXPECT_NE(error_of(unknown).find("the vocabulary size cannot be told"), std::string::npos);
+  EXPECT_NE(error_of(unknown).find("no vocabulary size: neither model.vocab_size"),
+            std::string::npos);
 }
 
 // BERTSUM of Releases 1.9 to 2.1: 1532 tokens over 512 positions runs on all 1532 tokens; the

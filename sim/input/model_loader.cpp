@@ -325,6 +325,7 @@ ModelSpec read_model_unchecked(const YAML::Node& root, const std::string& file,
   ModelSpec s;
   std::vector<std::string> notes;
   const io::Block m(file, own.key_path(), with_pretraining(own, file, notes, s.warnings));
+  (void)m.has("pretrain_params_path");  // read: not an ignored key
   s.source = file;
   s.label = std::filesystem::path(file).stem().string();
   const auto id = identify_family(m, file, s);
@@ -339,9 +340,8 @@ ModelSpec read_model_unchecked(const YAML::Node& root, const std::string& file,
         "{}: model family '{}' is not modelled: {}{}", file, id.family, family->structure,
         bn ? fmt::format("; it also uses batch normalization ({}), and microbatching is not "
                          "compatible with batch normalization (README, \"Microbatching "
-                         "rules\"): batch statistics need each system's whole batch in one pass, "
-                         "as layer-pipelined "
-                         "execution runs it",
+                         "rules\"): batch statistics need each system's whole batch in one "
+                         "pass, as layer-pipelined execution runs it",
                          *bn)
            : ""));
   }

@@ -4,6 +4,7 @@
 
 #include <fmt/format.h>
 #include <cmath>
+#include <limits>
 
 #include "common/errors.hpp"
 #include "engine/simulation.hpp"
@@ -78,7 +79,12 @@ Job make_job(const io::Scenario& s, const Overrides& o, const std::string& data_
                       train ? "training" : "eval",
                       train ? "trainer.fit.train_dataloader.batch_size (or train_input.batch_size)"
                             : "trainer.fit.val_dataloader.batch_size (or eval_input.batch_size)"));
-    return *b;
+    if (!s.batch_size_per_system) return *b;
+    // A per-system batch (R_1.7.0 TensorFlow files): the global one is batch_size x num_csx.
+    if (*b > std::numeric_limits<std::int64_t>::max() / job.num_csx)
+      throw InputError(fmt::format("{}: batch_size {} per system x num_csx {} overflows", s.file,
+                                   *b, job.num_csx));
+    return *b * job.num_csx;
   };
   const auto setting_for = [&](bool train) {
     if (o.micro_batch_size) return *o.micro_batch_size;

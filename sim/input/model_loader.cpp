@@ -12,6 +12,7 @@
 #include "common/errors.hpp"
 #include "input/family_readers.hpp"
 #include "input/modelzoo_data.hpp"
+#include "input/pretrain_params.hpp"
 #include "input/stack_reader.hpp"
 #include "input/yaml_block.hpp"
 
@@ -68,6 +69,16 @@ std::optional<std::string> family_in_layout(const std::string& path) {
     }
   }
   const std::size_t n = parts.size();
+  // Release R_1.7.0: <family>/fine_tuning/<head>/configs/ holds a fine-tuning head
+  // (bert/fine_tuning/qa is bert/qa); a decoder fine-tuned on a generative task keeps its own
+  // structure and LM head (gptj/fine_tuning/abstractive_summarization is gptj).
+  if (n >= 3 && parts[n - 2] == "fine_tuning") {
+    const std::string head = parts[n - 3] + "/" + parts[n - 1];
+    if (find_family(head)) return head;
+    const Family* base = find_family(parts[n - 3]);
+    if (base && base->architecture == Architecture::kDecoder) return parts[n - 3];
+    return std::nullopt;
+  }
   std::vector<std::string> tries;
   if (n >= 2) tries.push_back(parts[n - 2] + "/" + parts[n - 1]);
   if (n >= 1) tries.push_back(parts[n - 1]);
@@ -120,6 +131,23 @@ std::string decoder_by_keys(const io::Block& m) {
   if (module == "multiquery_attention")
     return m.has("scale_qk_dot_by_layer_idx") ? "starcoder" : "santacoder";
   return "gpt3";
+}
+
+// "model.norm_layer = batchnorm2d" when a normalization key of the block names batch
+// normalization (norm_layer, norm_type, normalization, ...), else nullopt.
+std::optional<std::string> batch_norm_of(const io::Block& m) {
+  if (!m.node().IsMap()) return std::nullopt;
+  for (const auto& kv : m.node()) {
+    if (!kv.first.IsScalar() || !kv.second.IsScalar()) continue;
+    std::string key = kv.first.Scalar(), value = kv.second.Scalar();
+    if (key.find("norm") == std::string::npos) continue;
+    std::string lower;
+    for (const char c : value)
+      lower += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    if (lower.find("batch") != std::string::npos)
+      return fmt::format("{}.{} = {}", m.key_path(), key, value);
+  }
+  return std::nullopt;
 }
 
 struct Identified {
@@ -181,6 +209,12 @@ Identified identify_family(const io::Block& m, const std::string& file, ModelSpe
     guess = "layers_api_demo";
   else if (has("vocab_size") && has("hidden_size"))
     guess = decoder_by_keys(m);
+  else if (auto bn = batch_norm_of(m))
+    throw InputError(fmt::format(
+        "{}: a network with batch normalization ({}) that is not a family csxsim models: "
+        "microbatching is not compatible with batch normalization (README, \"Microbatching "
+        "rules\"), and of such networks csxsim models ResNet-50 only",
+        file, *bn));
   else
     throw InputError(fmt::format(
         "{}: the model family cannot be told: no model.name, no family in the file's folder or "
@@ -287,8 +321,11 @@ ModelSpec read_model_unchecked(const YAML::Node& root, const std::string& file,
                                std::optional<std::int64_t> seq_len) {
   if (seq_len && (*seq_len < 1 || *seq_len > kMaxSequence))
     throw InputError(fmt::format("--seq-len = {}: must be within [1, {}]", *seq_len, kMaxSequence));
-  const io::Block m = model_block(root, file);
+  const io::Block own = model_block(root, file);
   ModelSpec s;
+  std::vector<std::string> notes;
+  const io::Block m(file, own.key_path(), with_pretraining(own, file, notes, s.warnings));
+  (void)m.has("pretrain_params_path");  // read: not an ignored key
   s.source = file;
   s.label = std::filesystem::path(file).stem().string();
   const auto id = identify_family(m, file, s);
@@ -297,14 +334,23 @@ ModelSpec read_model_unchecked(const YAML::Node& root, const std::string& file,
     throw InputError(fmt::format(
         "{} = '{}': unknown model family{}; known families: {}", m.where("name"), id.family,
         did_you_mean(id.family, family_names()), fmt::join(family_names(), ", ")));
-  if (!family->modelled)
-    throw InputError(fmt::format("{}: model family '{}' is not modelled: {}", file, id.family,
-                                 family->structure));
+  if (!family->modelled) {
+    const auto bn = batch_norm_of(m);
+    throw InputError(fmt::format(
+        "{}: model family '{}' is not modelled: {}{}", file, id.family, family->structure,
+        bn ? fmt::format("; it also uses batch normalization ({}), and microbatching is not "
+                         "compatible with batch normalization (README, \"Microbatching "
+                         "rules\"): batch statistics need each system's whole batch in one "
+                         "pass, as layer-pipelined execution runs it",
+                         *bn)
+           : ""));
+  }
   s.name = id.family;
   s.family_from = id.from;
   s.architecture = family->architecture;
   const auto known = defined_keys(s.name);
   check_model_keys(m, s.name, known, s);
+  s.modelled = notes;
   const FamilyInput in{m, train_data_block(root, file), file, seq_len};
   reader_of(family->architecture)(in, s);
   check_size(s);
@@ -327,7 +373,10 @@ ModelSpec read_model(const YAML::Node& root, const std::string& file,
 }
 
 ModelSpec load_model(const std::string& file, std::optional<std::int64_t> seq_len) {
-  return read_model(io::load_yaml_file(file), file, seq_len);
+  std::vector<std::string> duplicates;
+  ModelSpec s = read_model(io::load_modelzoo_yaml_file(file, duplicates), file, seq_len);
+  s.warnings.insert(s.warnings.begin(), duplicates.begin(), duplicates.end());
+  return s;
 }
 
 }  // namespace csx::model

@@ -69,4 +69,19 @@ const std::vector<std::string>& modelzoo_dataloader_keys() {
   return keys;
 }
 
+const VocabFile* known_vocab_file(const std::string& path) {
+  static const std::vector<VocabFile> files = [] {
+    std::vector<VocabFile> v;
+    for (const auto& e : tables().at("vocab_files").at("files"))
+      v.push_back({e.at("file"), e.at("size"), e.at("source")});
+    return v;
+  }();
+  for (const auto& f : files)
+    if (path.size() >= f.file.size() &&
+        path.compare(path.size() - f.file.size(), f.file.size(), f.file) == 0 &&
+        (path.size() == f.file.size() || path[path.size() - f.file.size() - 1] == '/'))
+      return &f;
+  return nullptr;
+}
+
 }  // namespace csx::model

@@ -1,10 +1,11 @@
 // What csxsim knows of the Cerebras Model Zoo, as data (sim/input/modelzoo.json, compiled in):
-// every family of Releases 2.3.0 to 2.10.0 and how it is modelled or why it is refused (the
-// README's family table), and the keys each family's model block and the dataloader blocks
+// every family of Releases R_1.7.0 and 2.3.0 to 2.10.0 and how it is modelled or why it is refused
+// (the README's family table), and the keys each family's model block and the dataloader blocks
 // accept, from the Model Zoo's config classes (each entry names its files) plus every key the
 // shipped configs of those releases use.
 #pragma once
 
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -38,5 +39,16 @@ struct FamilyKeys {
 
 // Keys of dataloader blocks (train_input, eval_input, train_dataloader, val_dataloader).
 [[nodiscard]] const std::vector<std::string>& modelzoo_dataloader_keys();
+
+struct VocabFile {
+  std::string
+      file;  // the end of a vocab_file path, e.g. "google_research_uncased_L-12_H-768_A-12.txt"
+  std::int64_t size = 0;  // its entries
+  std::string source;     // the Model Zoo config that states this size for the same file
+};
+
+// The vocabulary file of known size that `path` (a vocab_file value) names, or nullptr. R_1.7.0
+// files name the file instead of a vocab_size; the Model Zoo counts its lines.
+[[nodiscard]] const VocabFile* known_vocab_file(const std::string& path);
 
 }  // namespace csx::model

@@ -35,13 +35,26 @@ StackDefaults decoder_defaults(const std::string& family) {
   return d;
 }
 
-void check_learned_positions(const Stack& st, const ModelSpec& s, const std::string& file) {
-  if (st.position == "learned" && st.tokens > s.max_position_embeddings &&
-      s.sequences_per_sample == 1)
-    throw InputError(fmt::format(
-        "{}: sequence length {} ({}) exceeds max_position_embeddings = {} of a model with "
-        "learned position embeddings",
-        file, st.tokens, s.seq_len_from, s.max_position_embeddings));
+void check_learned_positions(const Stack& st, ModelSpec& s, const std::string& file) {
+  if (st.position != "learned" || st.tokens <= s.max_position_embeddings ||
+      s.sequences_per_sample != 1)
+    return;
+  if (s.name == "bert/extractive_summarization") {
+    // BERTSUM as the Model Zoo runs it (Releases 1.9 to 2.1 ship max_sequence_length 1532 with
+    // 512 positions): its data preparation truncates each document to 512 tokens (its
+    // --max_sequence_length default) and the dataloader pads every sample to
+    // max_sequence_length, so the encoder runs on the whole padded length over a table of
+    // max_position_embeddings rows.
+    s.modelled.push_back(fmt::format(
+        "sequence of {} tokens over {} position embeddings: the encoder runs on all {} (samples "
+        "padded to max_sequence_length; documents truncated to 512 tokens when prepared)",
+        st.tokens, s.max_position_embeddings, st.tokens));
+    return;
+  }
+  throw InputError(fmt::format(
+      "{}: sequence length {} ({}) exceeds max_position_embeddings = {} of a model with "
+      "learned position embeddings",
+      file, st.tokens, s.seq_len_from, s.max_position_embeddings));
 }
 
 }  // namespace
@@ -60,7 +73,8 @@ void read_decoder(const FamilyInput& in, ModelSpec& s) {
     }
   }
   Stack st = read_stack(*m, {}, decoder_defaults(family), "decoder", s);
-  s.vocab_size = m->get_int("vocab_size", 1, kMaxVocab);
+  s.vocab_size =
+      model_or_input_size(*m, in.train_data, "vocab_size", {"vocab_file"}, 1, kMaxVocab, s);
   s.max_position_embeddings = m->get_int("max_position_embeddings", 1, kMaxSequence);
   const auto seq = training_seq_len(in.train_data, "max_sequence_length", in.file, in.seq_len,
                                     s.max_position_embeddings, "max_position_embeddings");
@@ -119,7 +133,8 @@ void read_encoder(const FamilyInput& in, ModelSpec& s) {
   }
   Stack st = read_stack(m, keys, def, "encoder", s);
   st.causal = false;
-  s.vocab_size = m.get_int("vocab_size", 1, kMaxVocab);
+  s.vocab_size =
+      model_or_input_size(m, in.train_data, "vocab_size", {"vocab_file"}, 1, kMaxVocab, s);
   s.max_position_embeddings = m.get_int("max_position_embeddings", 1, kMaxSequence);
   const auto seq = training_seq_len(in.train_data, "max_sequence_length", in.file, in.seq_len,
                                     s.max_position_embeddings, "max_position_embeddings");
@@ -138,6 +153,10 @@ void read_encoder(const FamilyInput& in, ModelSpec& s) {
   } else if (s.name == "bert/token_classifier") {
     s.head = HeadKind::kTokenClassifier;
     s.num_classes = m.get_int_opt("num_classes", 1, kMaxVocab).value_or(2);
+  } else if (s.name == "bert/qa") {
+    // BERT for SQuAD (Devlin et al. 2019, section 4.2): a start and an end logit per token.
+    s.head = HeadKind::kTokenClassifier;
+    s.num_classes = 2;
   } else if (s.name == "bert/extractive_summarization") {
     s.head = HeadKind::kSentenceScorer;
     s.num_classes = 1;
@@ -159,8 +178,10 @@ void read_encoder(const FamilyInput& in, ModelSpec& s) {
 void read_encoder_decoder(const FamilyInput& in, ModelSpec& s) {
   const io::Block& m = in.model;
   StackKeys keys;
-  keys.hidden = "d_model";
-  keys.filter = "d_ff";
+  // d_model and d_ff; the Transformer's TensorFlow files (R_1.7.0) name them hidden_size and
+  // filter_size.
+  keys.hidden = !m.has("d_model") && m.has("hidden_size") ? "hidden_size" : "d_model";
+  keys.filter = !m.has("d_ff") && m.has("filter_size") ? "filter_size" : "d_ff";
   keys.layers = "encoder_num_hidden_layers";
   keys.nonlinearity = "encoder_nonlinearity";
   StackDefaults def;
@@ -175,8 +196,14 @@ void read_encoder_decoder(const FamilyInput& in, ModelSpec& s) {
   dec.num_layers =
       m.get_int_opt("decoder_num_hidden_layers", 1, kMaxLayers).value_or(enc.num_layers);
   dec.nonlinearity = m.get_string_opt("decoder_nonlinearity").value_or(enc.nonlinearity);
-  s.vocab_size = m.get_int("src_vocab_size", 1, kMaxVocab) +
-                 m.get_int_opt("extra_ids", 0, kMaxVocab).value_or(0);
+  // TensorFlow files (R_1.7.0) keep the vocabulary (or its file) and extra_ids in train_input.
+  const bool input_vocab = !m.has_value("src_vocab_size");
+  const auto extra = input_vocab
+                         ? model_or_input_size_opt(m, in.train_data, "extra_ids", 0, kMaxVocab)
+                         : m.get_int_opt("extra_ids", 0, kMaxVocab);
+  s.vocab_size = model_or_input_size(m, in.train_data, "src_vocab_size",
+                                     {"src_vocab_file", "vocab_file"}, 1, kMaxVocab, s) +
+                 extra.value_or(0);
   const auto src_mpe = m.get_int_opt("src_max_position_embeddings", 1, kMaxSequence).value_or(512);
   const auto tgt_mpe =
       m.get_int_opt("tgt_max_position_embeddings", 1, kMaxSequence).value_or(src_mpe);

@@ -41,44 +41,40 @@ const std::vector<std::string> kDataloaderIgnored{"data_dir",
                                                   "pad_last"};
 const std::vector<std::string> kClusterIgnored{"max_wgt_servers", "num_workers_per_csx",
                                                "mount_dirs", "python_paths", "num_act_servers"};
-// Every runconfig key of the Release 2.3 configs, and the cluster-access arguments of the
-// Cerebras run scripts of that release.
-const std::vector<std::string> kRunconfigIgnored{"checkpoint_path",
-                                                 "checkpoint_steps",
-                                                 "compile_crd_memory_gi",
-                                                 "compile_only",
-                                                 "disable_strict_checkpoint_loading",
-                                                 "enable_distributed",
-                                                 "eval_frequency",
-                                                 "eval_steps",
-                                                 "execute_crd_memory_gi",
-                                                 "load_checkpoint_states",
-                                                 "log_steps",
-                                                 "max_checkpoints",
-                                                 "mode",
-                                                 "model_dir",
-                                                 "num_act_servers",
-                                                 "num_epochs",
-                                                 "num_steps",
-                                                 "num_wgt_servers",
-                                                 "num_workers_per_csx",
-                                                 "precision_opt_level",
-                                                 "save_initial_checkpoint",
-                                                 "seed",
-                                                 "transfer_processes",
-                                                 "validate_only",
-                                                 "python_paths",
-                                                 "mount_dirs",
-                                                 "job_labels",
-                                                 "credentials_path",
-                                                 "mgmt_address",
-                                                 "job_priority",
-                                                 "autoload_checkpoint"};
+// Every runconfig key of the Release 2.3 and R_1.7.0 configs, and the cluster-access arguments
+// of the Cerebras run scripts of Release 2.3.
+const std::vector<std::string> kRunconfigIgnored{
+    "checkpoint_path", "checkpoint_steps", "compile_crd_memory_gi", "compile_only",
+    "disable_strict_checkpoint_loading", "enable_distributed", "eval_frequency", "eval_steps",
+    "execute_crd_memory_gi", "load_checkpoint_states", "log_steps", "max_checkpoints", "mode",
+    "model_dir", "num_act_servers", "num_epochs", "num_steps", "num_wgt_servers",
+    "num_workers_per_csx", "precision_opt_level", "save_initial_checkpoint", "seed",
+    "transfer_processes", "validate_only", "python_paths", "mount_dirs", "job_labels",
+    "credentials_path", "mgmt_address", "job_priority", "autoload_checkpoint",
+    // TensorFlow estimator keys of R_1.7.0
+    "cs_ip", "keep_checkpoint_max", "log_step_count_steps", "multireplica",
+    "save_checkpoints_steps", "save_losses", "save_summary_steps", "show_debug_metrics",
+    "tf_random_seed", "throttle_secs", "use_cs_grad_accum"};
 const std::vector<std::string> kLoopIgnored{"eval_frequency",  "eval_steps",
                                             "num_steps",       "num_epochs",
                                             "steps_per_epoch", "grad_accum_steps"};
 const std::vector<std::string> kSimulationKeys{"platform", "mode", "compile_only",
                                                "simulated_steps", "auto_min_speedup"};
+
+// The TensorFlow tree of the Model Zoo's R_1.7.0 layout: a `tf` folder above the file's
+// `configs/` folder (transformers/tf/gpt3/configs/, vision/tf/unet/configs/, fc_mnist/tf/configs/).
+// Its batch_size is per system: the TF input functions of that tag
+// (modelzoo/common/tf/input/TfRecordsProcessor.py, utils.py transform_dataset) batch each
+// system's own input pipeline by it (README, "Model Zoo files").
+bool tensorflow_layout(const std::string& file) {
+  const auto path = std::filesystem::absolute(file).lexically_normal();
+  bool tf = false;
+  for (const auto& part : path.parent_path()) {
+    if (part == "tf") tf = true;
+    if (part == "configs" && tf) return true;
+  }
+  return false;
+}
 
 // A dataloader that may be written as a list of dataloaders (take the first).
 std::optional<Block> dataloader(const Block& parent, const std::string& key) {
@@ -287,7 +283,10 @@ batching::MbsSetting parse_mbs_node(const YAML::Node& n, const std::string& wher
 
 Scenario load_scenario(const std::string& file, const std::string& data_dir,
                        std::optional<std::int64_t> seq_len) {
-  return read_scenario(load_yaml_file(file), file, data_dir, seq_len);
+  std::vector<std::string> duplicates;
+  Scenario s = read_scenario(load_modelzoo_yaml_file(file, duplicates), file, data_dir, seq_len);
+  s.warnings.insert(s.warnings.begin(), duplicates.begin(), duplicates.end());
+  return s;
 }
 
 Scenario read_scenario(const YAML::Node& root_node, const std::string& file,
@@ -375,6 +374,12 @@ Scenario read_scenario_unchecked(const YAML::Node& root_node, const std::string&
       s.batch_size = train->get_int_opt("batch_size");
       pick({setting_in(*train, "micro_batch_size")}, s.train_micro_batch_size,
            s.train_micro_batch_size_where);
+      if (s.batch_size && tensorflow_layout(file))
+        s.warnings.push_back(fmt::format(
+            "{} = {}: a TensorFlow file of the Model Zoo's R_1.7.0 layout sets the batch of each "
+            "system (the Model Zoo's TF input functions batch every system's input pipeline by "
+            "it; README, \"Model Zoo files\"): the global batch is {} x num_csx",
+            train->where("batch_size"), *s.batch_size, *s.batch_size));
     }
     if (auto eval = root.optional_child("eval_input")) {
       eval->warn_unknown_keys(dataloader_keys(), false, s.warnings);
@@ -382,6 +387,7 @@ Scenario read_scenario_unchecked(const YAML::Node& root_node, const std::string&
       pick({setting_in(*eval, "micro_batch_size")}, s.eval_micro_batch_size,
            s.eval_micro_batch_size_where);
     }
+    s.batch_size_per_system = tensorflow_layout(file);
     if (auto run = root.optional_child("runconfig")) {
       run->warn_unknown_keys(joined({"num_csx", "max_steps"}, kRunconfigIgnored), true, s.warnings);
       s.num_csx = run->get_int_opt("num_csx");

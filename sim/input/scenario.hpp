@@ -26,6 +26,9 @@ struct Scenario {
   std::optional<std::int64_t> num_csx;          // cluster_config.num_csx / runconfig.num_csx
   std::optional<std::int64_t> batch_size;       // train dataloader / train_input (samples)
   std::optional<std::int64_t> eval_batch_size;  // val dataloader / eval_input (samples)
+  // The TensorFlow files of the Model Zoo's R_1.7.0 layout set batch_size (and the eval one) per
+  // system: the global batch is batch_size x num_csx (README, "Model Zoo files").
+  bool batch_size_per_system = false;
   // micro_batch_size for training and for eval; unset means auto. Precedence (README,
   // "Microbatching rules"): ScopedTrainFlags / ScopedValidateFlags, then GlobalFlags, then the
   // dataloader's micro_batch_size (train_dataloader / val_dataloader, or train_input / eval_input).

@@ -7,6 +7,7 @@
 #include <regex>
 
 #include "common/errors.hpp"
+#include "input/modelzoo_data.hpp"
 
 namespace csx::model {
 namespace {
@@ -145,6 +146,40 @@ Stack read_stack(const io::Block& m, const StackKeys& k, const StackDefaults& de
                st.num_shared_experts > 0 ? fmt::format(", {} shared", st.num_shared_experts) : ""));
   }
   return st;
+}
+
+std::optional<std::int64_t> model_or_input_size_opt(const io::Block& m,
+                                                    const std::optional<io::Block>& input,
+                                                    const std::string& key, std::int64_t min,
+                                                    std::int64_t max) {
+  if (m.has_value(key) || !input) return m.get_int_opt(key, min, max);
+  return input->get_int_opt(key, min, max);
+}
+
+std::int64_t model_or_input_size(const io::Block& m, const std::optional<io::Block>& input,
+                                 const std::string& key,
+                                 const std::vector<std::string>& vocab_file_keys, std::int64_t min,
+                                 std::int64_t max, ModelSpec& spec) {
+  if (m.has_value(key) || !input) return m.get_int(key, min, max);
+  if (auto v = input->get_int_opt(key, min, max)) {
+    note(spec, fmt::format("{} from {}.{}", key, input->key_path(), key));
+    return *v;
+  }
+  for (const auto& file_key : vocab_file_keys) {
+    const auto path = input->get_string_opt(file_key);
+    if (!path) continue;
+    if (const VocabFile* known = known_vocab_file(*path)) {
+      note(spec, fmt::format("{} {} from {}.{} = '{}' (the size {} gives for that file)", key,
+                             known->size, input->key_path(), file_key, *path, known->source));
+      return known->size;
+    }
+    throw InputError(fmt::format(
+        "{} = '{}': no vocabulary size: neither model.{} nor {}.{} is set, and "
+        "csxsim does not know this vocabulary file's size (the Model Zoo counts its lines); set "
+        "model.{}",
+        input->where(file_key), *path, key, input->key_path(), key, key));
+  }
+  return m.get_int(key, min, max);  // the missing-key error
 }
 
 SeqLen training_seq_len(const std::optional<io::Block>& data, const std::string& key,

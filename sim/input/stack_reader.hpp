@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "input/yaml_block.hpp"
 #include "model/model_spec.hpp"
@@ -40,6 +41,22 @@ struct StackDefaults {
 // Throws InputError for a missing or malformed size.
 [[nodiscard]] Stack read_stack(const io::Block& m, const StackKeys& keys,
                                const StackDefaults& defaults, std::string name, ModelSpec& spec);
+
+// A size the model block keeps (`key`), else the train input block (R_1.7.0 TensorFlow files keep
+// vocab_size, src_vocab_size and extra_ids under train_input, where the Model Zoo's TF models
+// read them), else, when `vocab_file_keys` is not empty, the size of a known vocabulary file the
+// input block names under one of them (modelzoo_data.hpp; the Model Zoo counts its lines).
+// Notes a size not read from the model block in `spec.modelled`. Throws InputError for a
+// malformed value, or the model block's missing-key error when none gives the size.
+[[nodiscard]] std::int64_t model_or_input_size(const io::Block& m,
+                                               const std::optional<io::Block>& input,
+                                               const std::string& key,
+                                               const std::vector<std::string>& vocab_file_keys,
+                                               std::int64_t min, std::int64_t max, ModelSpec& spec);
+// The same for an optional size: nullopt when neither block has it.
+[[nodiscard]] std::optional<std::int64_t> model_or_input_size_opt(
+    const io::Block& m, const std::optional<io::Block>& input, const std::string& key,
+    std::int64_t min, std::int64_t max);
 
 // Where a sequence length comes from.
 struct SeqLen {

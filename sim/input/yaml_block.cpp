@@ -3,6 +3,7 @@
 
 #include <fmt/format.h>
 #include <yaml-cpp/depthguard.h>
+#include <algorithm>
 #include <charconv>
 #include <cmath>
 #include <fstream>
@@ -44,24 +45,61 @@ struct Walk {
   }
 };
 
-// yaml-cpp keeps the first of two equal keys, Python's YAML (which the Cerebras stack uses) the
-// last: refuse duplicates with different values rather than guess; equal ones are harmless.
-void reject_duplicate_keys(const YAML::Node& n, Walk& walk, int depth) {
+// How a map's repeated keys are read. yaml-cpp keeps the first of two equal keys, PyYAML (which
+// the Cerebras stack reads Model Zoo files with) the last.
+struct Duplicates {
+  bool later_wins = false;                 // Model Zoo files: as PyYAML; else refuse
+  std::vector<std::string> strict_blocks;  // top-level blocks that stay strict (ours)
+  std::vector<std::string>* warnings = nullptr;
+};
+
+// Strict: refuses duplicates with different values (equal ones are harmless). Later wins: keeps
+// the last of equal keys and warns when the values differ.
+void resolve_duplicate_keys(YAML::Node n, Walk& walk, int depth, const Duplicates& rule,
+                            bool strict) {
   walk.enter(depth);
-  if (n.IsMap()) {
-    std::map<std::string, YAML::Node> seen;
-    for (const auto& kv : n) {
-      if (!kv.first.IsScalar()) continue;
-      const auto [it, fresh] = seen.emplace(kv.first.Scalar(), kv.first);
-      if (!fresh && YAML::Dump(n[kv.first.Scalar()]) != YAML::Dump(kv.second))
-        throw InputError(fmt::format(
-            "{}:{}: duplicate key '{}' (first on line {}) with a "
-            "different value; YAML readers disagree on which one wins",
-            walk.path, kv.first.Mark().line + 1, kv.first.Scalar(), it->second.Mark().line + 1));
-      reject_duplicate_keys(kv.second, walk, depth + 1);
+  if (n.IsSequence()) {
+    for (auto item : n) resolve_duplicate_keys(item, walk, depth + 1, rule, strict);
+    return;
+  }
+  if (!n.IsMap()) return;
+  std::map<std::string, std::vector<YAML::Node>> seen;  // key -> its key nodes, in order
+  std::vector<std::string> order;                       // keys by first appearance
+  for (const auto& kv : n)
+    if (kv.first.IsScalar()) {
+      auto& nodes = seen[kv.first.Scalar()];
+      if (nodes.empty()) order.push_back(kv.first.Scalar());
+      nodes.push_back(kv.first);
     }
-  } else if (n.IsSequence()) {
-    for (const auto& item : n) reject_duplicate_keys(item, walk, depth + 1);
+  for (const auto& key : order) {
+    const auto& nodes = seen[key];
+    if (nodes.size() < 2) continue;
+    const bool ours = depth == 0 && std::find(rule.strict_blocks.begin(), rule.strict_blocks.end(),
+                                              key) != rule.strict_blocks.end();
+    std::vector<std::string> values;
+    for (const auto& kv : n)
+      if (kv.first.IsScalar() && kv.first.Scalar() == key) values.push_back(YAML::Dump(kv.second));
+    const bool differ = std::any_of(values.begin(), values.end(),
+                                    [&](const std::string& v) { return v != values.front(); });
+    const int first = nodes.front().Mark().line + 1, last = nodes.back().Mark().line + 1;
+    if (differ && (strict || ours || !rule.later_wins))
+      throw InputError(
+          fmt::format("{}:{}: duplicate key '{}' (first on line {}) with a different value; {}",
+                      walk.path, nodes[1].Mark().line + 1, key, first,
+                      rule.later_wins ? "csxsim's own blocks take each key once"
+                                      : "YAML readers disagree on which one wins"));
+    if (differ && rule.warnings)
+      rule.warnings->push_back(fmt::format(
+          "{}:{}: duplicate key '{}' (also on line {}): the later value is used, as PyYAML "
+          "(the Cerebras stack's YAML reader) reads it",
+          walk.path, last, key, first));
+    for (std::size_t i = 1; i < nodes.size(); ++i) n.remove(key);  // the first ones go
+  }
+  for (auto kv : n) {
+    const bool ours = depth == 0 && kv.first.IsScalar() &&
+                      std::find(rule.strict_blocks.begin(), rule.strict_blocks.end(),
+                                kv.first.Scalar()) != rule.strict_blocks.end();
+    resolve_duplicate_keys(kv.second, walk, depth + 1, rule, strict || ours);
   }
 }
 
@@ -110,9 +148,7 @@ void reject_nul_byte(const std::string& path) {
                       path, n, col + 1));
 }
 
-}  // namespace
-
-YAML::Node load_yaml_file(const std::string& path) {
+YAML::Node load_yaml(const std::string& path, const Duplicates& rule) {
   check_input_file(path, "YAML", kMaxFileBytes);
   reject_nul_byte(path);
   std::vector<YAML::Node> docs;
@@ -140,12 +176,23 @@ YAML::Node load_yaml_file(const std::string& path) {
   YAML::Node root = docs.empty() ? YAML::Node() : docs.front();
   if (!root || root.IsNull()) throw InputError(fmt::format("{}: the file is empty", path));
   Walk check{path};
-  reject_duplicate_keys(root, check, 0);
+  resolve_duplicate_keys(root, check, 0, rule, !rule.later_wins);
   Walk merge{path};
   apply_merge_keys(root, merge, 0);
   if (!root.IsMap())
     throw InputError(fmt::format("{}: expected a YAML mapping of keys at the top level", path));
   return root;
+}
+
+}  // namespace
+
+YAML::Node load_yaml_file(const std::string& path) {
+  return load_yaml(path, {});
+}
+
+YAML::Node load_modelzoo_yaml_file(const std::string& path, std::vector<std::string>& warnings,
+                                   const std::vector<std::string>& strict_blocks) {
+  return load_yaml(path, {true, strict_blocks, &warnings});
 }
 
 Block::Block(std::string file, std::string key_path, YAML::Node node)

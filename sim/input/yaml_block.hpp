@@ -13,9 +13,20 @@
 
 namespace csx::io {
 
-// Loads a YAML file. Throws InputError for a missing file, a directory, an empty file or a
-// syntax error (with its line).
+// Loads one of csxsim's own YAML files (platforms). Throws InputError for a missing file, a
+// directory, an empty file, a syntax error (with its line) or a key given twice with different
+// values.
 [[nodiscard]] YAML::Node load_yaml_file(const std::string& path);
+
+// Loads a Model Zoo params file (or a scenario built on one) as the Cerebras stack reads it, with
+// PyYAML: of a key given twice in one map the later value wins, and `warnings` gets a line naming
+// both lines. The top-level blocks in `strict_blocks` (csxsim's own `simulation:`) stay strict:
+// a repeat with a different value there, or of the block itself, is an InputError. Other errors
+// as load_yaml_file.
+[[nodiscard]] YAML::Node load_modelzoo_yaml_file(const std::string& path,
+                                                 std::vector<std::string>& warnings,
+                                                 const std::vector<std::string>& strict_blocks = {
+                                                     "simulation"});
 
 // A map node being read, with where it came from.
 class Block {

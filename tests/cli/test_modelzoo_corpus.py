@@ -1,25 +1,40 @@
-"""Every model config of Model Zoo Releases 2.3.0 and 2.10.0 (../shared/modelzoo-corpus),
-unchanged, through `describe --json` and `run --num-csx 1 --platform cs2`: each runs (exit 0, or
-1 when nothing fits) or is refused for its family with the reason the README's family table
-gives. No file is refused for a key, none is read as another family, and the parameter count of
-every named size agrees with its published figure within 2 %."""
+"""Every model config of Model Zoo Releases 2.3.0 and 2.10.0 (../shared/modelzoo-corpus) and
+R_1.7.0 (../shared/modelzoo-r1.7.0, the TensorFlow and PyTorch trees), unchanged, through
+`describe --json` and `run --num-csx 1 --platform cs2`: each runs (exit 0, or 1 when nothing
+fits) or is refused for its family with the reason the README's family table gives. No file is
+refused for a key, a missing key or a family that "cannot be told", none is read as another
+family, and the parameter count of every named size agrees with its published figure within 2 %.
+R_1.7.0's TensorFlow files agree with the PyTorch files of the same shape, read their batch size
+per system, and follow pretrain_params_path. Without ../shared the test reports itself skipped
+(exit 77, ctest's SKIP_RETURN_CODE)."""
+import csv
 import json
 import os
+import re
 import sys
+import tempfile
 from concurrent.futures import ThreadPoolExecutor
 
 from clitest import check, finish, run
 
 ROOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..")
-CORPUS = os.path.normpath(os.path.join(ROOT, "..", "shared", "modelzoo-corpus"))
+SHARED = os.path.normpath(os.path.join(ROOT, "..", "shared"))
+CORPUS = os.path.join(SHARED, "modelzoo-corpus")  # Release_2.3.0/, Release_2.10.0/
+R17 = os.path.join(SHARED, "modelzoo-r1.7.0")  # R_1.7.0: transformers/{tf,pytorch}/..., vision/...
+SKIP = 77  # tests/CMakeLists.txt: SKIP_RETURN_CODE
 
 # Families refused on purpose, with the fragment of their reason (README, "Model Zoo families").
-REFUSED = {"layers_api_demo": "demonstration of the Model Zoo layers API"}
+REFUSED = {
+    "layers_api_demo": "demonstration of the Model Zoo layers API",
+    "linformer": "projects keys and values along the sequence",
+    "unet": "convolutional encoder-decoder",
+}
+BATCH_NORM = "microbatching is not compatible with batch normalization"
 
 # Files whose family is not their folder's: gpt_neox configs live in the gptj folder, the DINOv2
 # linear-probe config is a plain ViT classifier, ESM-2 classifiers sit under esm2/classification.
 FAMILY_EXCEPTIONS = {
-    "nlp/gptj/configs/params_gpt_neox": "gpt_neox",
+    "gptj/configs/params_gpt_neox": "gpt_neox",
     "vision/dino/configs/params_dinov2_large_eval_linear": "vision_transformer",
 }
 
@@ -75,59 +90,117 @@ PUBLISHED = [
      "Dosovitskiy et al. 2021, ViT, table 1 (86M) plus its 1000-class head (0.77M)"),
     ("Release_2.10.0/vision/dit/configs/params_dit_xlarge_patchsize_2x2.yaml", 675e6,
      "Peebles & Xie 2023, DiT, table 1 (DiT-XL/2: 675M)"),
+    ("R_1.7.0/transformers/tf/bert/configs/params_bert_base_msl128.yaml", 110e6,
+     "Devlin et al. 2019, BERT, section 3 (110M)"),
+    ("R_1.7.0/transformers/tf/bert/configs/params_bert_large_msl512.yaml", 340e6, "Devlin et al. 2019 (340M)"),
+    ("R_1.7.0/transformers/tf/gpt2/configs/params_gpt2_xlarge.yaml", 1542e6,
+     "Radford et al. 2019, GPT-2, table 2 (1542M)"),
+    ("R_1.7.0/transformers/tf/gpt3/configs/params_gpt3_xl.yaml", 1.3e9, "Brown et al. 2020, GPT-3, table 2.1 (1.3B)"),
+    ("R_1.7.0/transformers/tf/gpt3/configs/params_gpt3_13b.yaml", 13.0e9, "Brown et al. 2020, table 2.1 (13.0B)"),
+    ("R_1.7.0/transformers/tf/gptj/configs/params_gptj_6B.yaml", 6053381344, "EleutherAI GPT-J-6B model card"),
+    ("R_1.7.0/transformers/tf/gptj/configs/params_gpt_neox_20B.yaml", 20554567680,
+     "Black et al. 2022, GPT-NeoX-20B (model card: 20,554,567,680)"),
+    ("R_1.7.0/transformers/tf/t5/configs/params_base.yaml", 220e6, "Raffel et al. 2020, section 3.7 (220M)"),
+]
+# R_1.7.0's TensorFlow files against the PyTorch files of the same shape in the same release
+# (the TF ones keep vocab_size under train_input, name only a vocabulary file, or extend a
+# pretraining config): equal parameter counts.
+SAME_SHAPE = [
+    ("tf/bert/configs/params_bert_base_msl128.yaml", "pytorch/bert/configs/bert_base_MSL128.yaml"),
+    ("tf/gpt2/configs/params_gpt2_small.yaml", "pytorch/gpt2/configs/params_gpt2_small.yaml"),
+    ("tf/gpt3/configs/params_gpt3_xl.yaml", "pytorch/gpt3/configs/params_gpt3_xl.yaml"),
+    ("tf/t5/configs/params_base.yaml", "pytorch/t5/configs/t5_base.yaml"),
+    ("tf/transformer/configs/params_base.yaml", "pytorch/transformer/configs/transformer_base.yaml"),
+    ("tf/bert/fine_tuning/qa/configs/params_bert_base_squad.yaml",
+     "pytorch/bert/fine_tuning/qa/configs/bert_base_squad.yaml"),
+    ("tf/bert/fine_tuning/classifier/configs/params_bert_base_sst2.yaml",
+     "pytorch/bert/fine_tuning/classifier/configs/bert_base_classifier_sst2.yaml"),
+    ("tf/bert/fine_tuning/extractive_summarization/configs/params_bertsum_base.yaml",
+     "pytorch/bert/fine_tuning/extractive_summarization/configs/bert_base_summarization.yaml"),
+    ("tf/bert/fine_tuning/token_classifier/configs/params_bert_base_ner_bc5cdr-chem.yaml",
+     "pytorch/bert/fine_tuning/token_classifier/configs/bert_base_ner_bc5cdr_chem.yaml"),
 ]
 # Named sizes left out, and why: ESM-2 '35M' and '3B' are checkpoint names of 33.5M and 2.84B
 # models (12 and 36 layers of 12 h^2); Falcon '40B' has 41.3B parameters in its published
 # config, the same as the Model Zoo's.
 
 
+def release_of(rel):
+    return rel.split("/")[0]
+
+
 def family_of_folder(rel):
+    """The family the Model Zoo's layout names: nlp/<family>/configs/ (2.x; bert/classifier/configs
+    is bert/classifier), or <domain>/<framework>/<family>/configs/ and fc_mnist/<framework>/configs/
+    (R_1.7.0), where <family>/fine_tuning/<head>/ is the head of BERT (bert/qa) and a fine-tuned
+    GPT-J keeps its family."""
     parts = rel.split("/")
     i = parts.index("configs") if "configs" in parts else len(parts) - 1
-    fam = "/".join(parts[2:i])
-    return fam.replace("/continuous_pretraining", "")
+    if parts[0] != "R_1.7.0":
+        return "/".join(parts[2:i]).replace("/continuous_pretraining", "")
+    p = parts[1:i]
+    p = p[2:] if p[0] in ("transformers", "vision") else p[:1]
+    if len(p) == 3 and p[1] == "fine_tuning":
+        return f"{p[0]}/{p[2]}" if p[0] == "bert" else p[0]
+    return "/".join(p)
 
 
-def one(path):
-    rel = os.path.relpath(path, CORPUS)
+def one(item):
+    rel, path = item
     d = run("describe", path, "--json")
     r = run("run", path, "--num-csx", 1, "--platform", "cs2", "--quiet")
     return rel, d, r
 
 
-files = sorted(os.path.join(dp, f) for dp, _, fs in os.walk(CORPUS) for f in fs if f.endswith(".yaml"))
-if not files:
-    print(f"no corpus at {CORPUS}: nothing to check")
-    print("1 passed, 0 failed")
-    sys.exit(0)
+if not os.path.isdir(SHARED):
+    print(f"SKIP: no {SHARED} (the Model Zoo corpora): nothing to check")
+    sys.exit(SKIP)
+for folder in (CORPUS, R17):
+    check(os.path.isdir(folder), f"{folder}: missing")
+
+def yaml_files(folder, prefix):
+    return sorted((os.path.join(prefix, os.path.relpath(os.path.join(dp, f), folder)), os.path.join(dp, f))
+                  for dp, _, fs in os.walk(folder) for f in fs if f.endswith(".yaml"))
+
+
+files = yaml_files(CORPUS, "") + yaml_files(R17, "R_1.7.0")
+files = [(rel.lstrip("/"), path) for rel, path in files]
 with ThreadPoolExecutor(max_workers=2) as pool:
     results = list(pool.map(one, files))
 
-counts = {"run": 0, "nothing fits": 0, "refused": 0}
+counts = {}  # release -> {"run", "nothing fits", "refused": {family: n}}
 params = {}
 for rel, d, r in results:
     stderr = d.stderr + r.stderr
+    release = release_of(rel)
+    c = counts.setdefault(release, {"run": 0, "nothing fits": 0, "refused": {}})
     check("did you mean" not in stderr and "not defined by the Model Zoo" not in stderr,
           f"{rel}: a key warning or typo message: {stderr}")
+    check("required key is missing" not in stderr and "cannot be told" not in stderr,
+          f"{rel}: refused for a missing key or an untold family: {stderr}")
     check("Traceback" not in stderr and "terminate called" not in stderr, f"{rel}: crash")
+    folder = family_of_folder(rel)
+    expected = next((f for p, f in FAMILY_EXCEPTIONS.items() if p in rel), folder)
     if d.returncode == 2 or r.returncode == 2:
-        refused = [f for f, why in REFUSED.items()
-                   if f"model family '{f}' is not modelled" in stderr and why in stderr]
-        check(bool(refused), f"{rel}: refused without a family-level reason: {stderr}")
-        counts["refused"] += 1
+        why = REFUSED.get(expected)
+        check(why is not None and f"model family '{expected}' is not modelled" in stderr and why in stderr,
+              f"{rel}: refused without its family-level reason ({expected}): {stderr}")
+        text = open(dict(files)[rel]).read()
+        if re.search(r"norm_layer:\s*\"?batchnorm", text):
+            check(BATCH_NORM in stderr, f"{rel}: a batch-norm network refused without '{BATCH_NORM}': {stderr}")
+        c["refused"][expected] = c["refused"].get(expected, 0) + 1
         continue
     check(d.returncode == 0, f"{rel}: describe exit {d.returncode}: {d.stderr}")
     check(r.returncode in (0, 1), f"{rel}: run exit {r.returncode}: {r.stderr}")
-    counts["run" if r.returncode == 0 else "nothing fits"] += 1
+    c["run" if r.returncode == 0 else "nothing fits"] += 1
     j = json.loads(d.stdout)
     params[rel] = j["parameters"]
-    folder = family_of_folder(rel)
-    expected = next((f for p, f in FAMILY_EXCEPTIONS.items() if p in rel), folder)
-    check(j["family"] == expected or (expected == "esm2/classification" and j["family"] == expected),
-          f"{rel}: read as family {j['family']!r}, expected {expected!r}")
+    check(j["family"] == expected, f"{rel}: read as family {j['family']!r}, expected {expected!r}")
     check(j["seq_len"] > 0 and j["seq_len_from"], f"{rel}: no sequence length or its source")
     check(isinstance(j.get("ignored_keys"), list) and j.get("stacks") is not None,
           f"{rel}: describe lacks ignored_keys or stacks")
+    if "pretrain_params_path" in open(dict(files)[rel]).read():
+        check(any("pretraining config" in m for m in j["modelled"]), f"{rel}: pretrain_params_path not followed")
 
 for rel, figure, source in PUBLISHED:
     got = params.get(rel)
@@ -136,8 +209,43 @@ for rel, figure, source in PUBLISHED:
         err = abs(got - figure) / figure
         check(err <= 0.02, f"{rel}: {got:,} parameters vs {figure:,.0f} published ({source}): {err:.1%}")
 
+for tf, pt in SAME_SHAPE:
+    a, b = params.get(f"R_1.7.0/transformers/{tf}"), params.get(f"R_1.7.0/transformers/{pt}")
+    check(a is not None and a == b, f"{tf}: {a} parameters, {pt}: {b}")
+
+with tempfile.TemporaryDirectory() as tmp:
+    # The TensorFlow batch_size is per system: the GPT-3 XL file says "global batch size with
+    # 8 CS-2s: 66 x 8 = 528" beside batch_size: 66.
+    out = os.path.join(tmp, "xl.csv")
+    r = run("run", os.path.join(R17, "transformers/tf/gpt3/configs/params_gpt3_xl.yaml"), "--num-csx", 8,
+            "--platform", "cs2", "--quiet", "--csv", out)
+    check(r.returncode == 0, f"TF GPT-3 XL on 8 systems: exit {r.returncode}: {r.stderr}")
+    check("the global batch is 66 x num_csx" in r.stderr, f"per-system batch not stated: {r.stderr}")
+    if r.returncode == 0:
+        rows = list(csv.DictReader(open(out)))
+        check(all(row["batch_size"] == "528" and row["per_system_batch_size"] == "66" for row in rows),
+              f"TF GPT-3 XL on 8 systems: batch {[row['batch_size'] for row in rows]}, expected 528 = 66 x 8")
+    # BERTSUM as Releases 1.9 to 2.1 ship it: max_sequence_length 1532 over 512 positions. The
+    # encoder runs on all 1532 padded tokens; the table keeps 512 rows (same parameters).
+    src = os.path.join(R17, "transformers/pytorch/bert/fine_tuning/extractive_summarization/configs/"
+                       "bert_base_summarization.yaml")
+    text = open(src).read()
+    check(text.count("max_sequence_length: 512") == 2, "BERTSUM file changed")
+    long = os.path.join(tmp, "bert", "extractive_summarization", "configs", "bert_base_summarization_msl1532.yaml")
+    os.makedirs(os.path.dirname(long))
+    open(long, "w").write(text.replace("max_sequence_length: 512", "max_sequence_length: 1532"))
+    d = run("describe", long, "--json")
+    check(d.returncode == 0, f"BERTSUM 1532: describe exit {d.returncode}: {d.stderr}")
+    if d.returncode == 0:
+        j = json.loads(d.stdout)
+        base = params.get("R_1.7.0/transformers/pytorch/bert/fine_tuning/extractive_summarization/configs/"
+                          "bert_base_summarization.yaml")
+        check(j["seq_len"] == 1532 and j["parameters"] == base,
+              f"BERTSUM 1532: seq_len {j['seq_len']}, {j['parameters']} parameters (512 tokens: {base})")
+    r = run("run", long, "--num-csx", 1, "--platform", "cs2", "--quiet")
+    check(r.returncode in (0, 1), f"BERTSUM 1532: run exit {r.returncode}: {r.stderr}")
+
 # The README's family table names every family of the catalog.
-import re
 catalog = [f["name"] for f in json.load(open(os.path.join(ROOT, "sim/input/modelzoo.json")))["families"]]
 readme = open(os.path.join(ROOT, "README.md")).read()
 table = [l for l in readme.splitlines() if l.startswith("| `")]
@@ -146,8 +254,13 @@ for fam in catalog:
 check(len(catalog) >= 30, f"{len(catalog)} families in the catalog")
 
 total = len(files)
-print(f"corpus: {total} files: {counts['run']} run, {counts['nothing fits']} nothing fits, "
-      f"{counts['refused']} refused by family")
-check(counts["run"] + counts["nothing fits"] >= 0.9 * total, f"fewer than 90 % of {total} files run")
-check(total >= 238, f"{total} corpus files, expected 238")
+ran = sum(c["run"] + c["nothing fits"] for c in counts.values())
+for release, c in sorted(counts.items()):
+    refused = ", ".join(f"{f} {n}" for f, n in sorted(c["refused"].items())) or "none"
+    n = c["run"] + c["nothing fits"] + sum(c["refused"].values())
+    print(f"{release}: {n} files: {c['run']} run, {c['nothing fits']} nothing fits, "
+          f"{sum(c['refused'].values())} refused by family ({refused})")
+print(f"corpus: {total} files, {ran} run ({ran / total:.1%})")
+check(ran >= 0.95 * total, f"fewer than 95 % of {total} files run")
+check(total >= 323, f"{total} corpus files, expected 323 (238 + 85)")
 finish()

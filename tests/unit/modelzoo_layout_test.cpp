@@ -1,0 +1,201 @@
+// Model Zoo layouts and YAML as the Cerebras stack reads them: duplicate keys (PyYAML: the later
+// wins; our own blocks stay strict), the R_1.7.0 layout (fine_tuning/<head> folders,
+// pretrain_params_path, sizes under train_input or a known vocab_file, per-system TensorFlow
+// batch sizes), BERTSUM past its position table and batch-norm refusals. Every expected value is
+// worked out here from the files written by each test.
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <filesystem>
+#include <fstream>
+#include <string>
+
+#include "common/errors.hpp"
+#include "input/model_loader.hpp"
+#include "input/scenario.hpp"
+#include "input/yaml_block.hpp"
+
+using namespace csx::model;
+namespace fs = std::filesystem;
+
+namespace {
+
+// A fresh folder under the system temp dir, removed at exit.
+class TempTree {
+ public:
+  TempTree() {
+    const auto* info = ::testing::UnitTest::GetInstance()->current_test_info();
+    dir_ = fs::temp_directory_path() /
+           ("csxsim_mzl_" + std::string(info->name()) + "_" + std::to_string(::getpid()));
+    fs::remove_all(dir_);
+    fs::create_directories(dir_);
+  }
+  ~TempTree() { fs::remove_all(dir_); }
+  std::string write(const std::string& rel, const std::string& text) const {
+    const fs::path p = dir_ / rel;
+    fs::create_directories(p.parent_path());
+    std::ofstream(p) << text;
+    return p.string();
+  }
+
+ private:
+  fs::path dir_;
+};
+
+std::string error_of(const std::string& file) {
+  try {
+    (void)load_model(file);
+  } catch (const csx::InputError& e) {
+    return e.what();
+  }
+  return "";
+}
+
+const char* kSmallBert = R"(  vocab_size: 30522
+  hidden_size: 64
+  num_hidden_layers: 4
+  num_heads: 4
+  filter_size: 256
+  max_position_embeddings: 512
+)";
+
+}  // namespace
+
+// PyYAML keeps the last of two equal keys; csxsim does the same in Model Zoo files and says so,
+// naming both lines. Equal repeats say nothing; our simulation: block and strict loads refuse.
+TEST(ModelzooLayout, DuplicateKeysLaterWins) {
+  TempTree t;
+  const auto file = t.write("dup.yaml", "a: 1\nb:\n  c: 2\n  c: 3\na: 4\nd: 5\nd: 5\n");
+  std::vector<std::string> warnings;
+  const auto root = csx::io::load_modelzoo_yaml_file(file, warnings);
+  EXPECT_EQ(root["a"].as<int>(), 4);
+  EXPECT_EQ(root["b"]["c"].as<int>(), 3);
+  EXPECT_EQ(root["d"].as<int>(), 5);
+  ASSERT_EQ(warnings.size(), 2u);  // a and c; d repeats an equal value
+  EXPECT_NE(warnings[0].find("dup.yaml:5: duplicate key 'a' (also on line 1)"), std::string::npos)
+      << warnings[0];
+  EXPECT_NE(warnings[1].find("dup.yaml:4: duplicate key 'c' (also on line 3)"), std::string::npos)
+      << warnings[1];
+  EXPECT_THROW((void)csx::io::load_yaml_file(file), csx::InputError);  // platforms: strict
+
+  const auto ours = t.write("sim.yaml", "a: 1\nsimulation:\n  platform: cs2\n  platform: cs3\n");
+  EXPECT_THROW((void)csx::io::load_modelzoo_yaml_file(ours, warnings), csx::InputError);
+  const auto twice = t.write("sim2.yaml", "simulation: {mode: train}\nsimulation: {mode: eval}\n");
+  EXPECT_THROW((void)csx::io::load_modelzoo_yaml_file(twice, warnings), csx::InputError);
+}
+
+// A fine-tuning file extends its pretraining config: the path is resolved against the model's
+// folder (the parent of configs/), the file's own keys win, use_vsl is dropped, and the family
+// comes from <family>/fine_tuning/<head>/configs/.
+TEST(ModelzooLayout, PretrainParamsPath) {
+  TempTree t;
+  t.write("bert/configs/base.yaml", std::string("model:\n") + kSmallBert + "  use_vsl: True\n");
+  const auto ft = t.write("bert/fine_tuning/classifier/configs/ft.yaml", R"(train_input:
+  max_sequence_length: 128
+  batch_size: 8
+model:
+  pretrain_params_path: "../../configs/base.yaml"
+  num_hidden_layers: 2
+)");
+  const ModelSpec s = load_model(ft);
+  EXPECT_EQ(s.name, "bert/classifier");
+  ASSERT_EQ(s.stacks.size(), 1u);
+  EXPECT_EQ(s.stacks[0].hidden_size, 64);  // from the pretraining file
+  EXPECT_EQ(s.stacks[0].num_layers, 2);    // the file's own key over the pretraining file's 4
+  EXPECT_EQ(s.vocab_size, 30522);
+  EXPECT_EQ(s.seq_len, 128);
+  EXPECT_EQ(std::count(s.ignored_keys.begin(), s.ignored_keys.end(), "use_vsl"), 0);
+
+  const auto missing = t.write("bert/fine_tuning/qa/configs/m.yaml",
+                               "model:\n  pretrain_params_path: \"../../configs/none.yaml\"\n");
+  const std::string e = error_of(missing);
+  EXPECT_NE(e.find("m.yaml:2: model.pretrain_params_path = '../../configs/none.yaml'"),
+            std::string::npos)
+      << e;
+  EXPECT_NE(e.find("bert/configs/none.yaml"), std::string::npos) << e;  // the file it looked for
+}
+
+// R_1.7.0 TensorFlow files keep vocab_size under train_input, or only name a vocabulary file;
+// their batch_size is per system. The same file in the PyTorch tree keeps a global batch.
+TEST(ModelzooLayout, TensorflowFiles) {
+  TempTree t;
+  const std::string gpt = R"(train_input:
+  vocab_size: 50257
+  max_sequence_length: 1024
+  batch_size: 66
+model:
+  hidden_size: 64
+  num_hidden_layers: 2
+  num_heads: 4
+  filter_size: 256
+  max_position_embeddings: 1024
+)";
+  const auto tf = t.write("transformers/tf/gpt2/configs/p.yaml", gpt);
+  const auto pt = t.write("transformers/pytorch/gpt2/configs/p.yaml", gpt);
+  const auto a = csx::io::load_scenario(tf, CSXSIM_SOURCE_DIR);
+  EXPECT_EQ(a.model.name, "gpt2");
+  EXPECT_EQ(a.model.vocab_size, 50257);
+  EXPECT_EQ(a.batch_size, 66);
+  EXPECT_TRUE(a.batch_size_per_system);
+  EXPECT_FALSE(csx::io::load_scenario(pt, CSXSIM_SOURCE_DIR).batch_size_per_system);
+
+  // T5's vocabulary file (32001 entries) plus 100 sentinel ids.
+  const auto t5 = t.write("transformers/tf/t5/configs/t.yaml", R"(train_input:
+  vocab_file: "./t5/c4/vocab.txt"
+  extra_ids: 100
+  src_max_sequence_length: 512
+  tgt_max_sequence_length: 114
+model:
+  d_model: 64
+  d_kv: 16
+  num_heads: 4
+  d_ff: 256
+  encoder_num_hidden_layers: 2
+)");
+  EXPECT_EQ(load_model(t5).vocab_size, 32101);
+  const auto unknown = t.write("transformers/tf/bert/configs/u.yaml", R"(train_input:
+  vocab_file: "my_own_vocab.txt"
+  max_sequence_length: 128
+model:
+  hidden_size: 64
+  num_hidden_layers: 2
+  num_heads: 4
+  filter_size: 256
+  max_position_embeddings: 512
+)");
+  EXPECT_NE(error_of(unknown).find("no vocabulary size: neither model.vocab_size"),
+            std::string::npos);
+}
+
+// BERTSUM of Releases 1.9 to 2.1: 1532 tokens over 512 positions runs on all 1532 tokens; the
+// same lengths for BERT pretraining stay refused.
+TEST(ModelzooLayout, BertsumPastPositionTable) {
+  TempTree t;
+  const std::string body =
+      std::string("train_input:\n  max_sequence_length: 1532\n  max_cls_tokens: 50\nmodel:\n") +
+      kSmallBert;
+  const ModelSpec s = load_model(t.write("bert/extractive_summarization/configs/s.yaml", body));
+  EXPECT_EQ(s.seq_len, 1532);
+  EXPECT_EQ(s.stacks[0].tokens, 1532);
+  EXPECT_EQ(s.max_position_embeddings, 512);
+  EXPECT_NE(error_of(t.write("bert/configs/b.yaml", body)).find("exceeds max_position_embeddings"),
+            std::string::npos);
+}
+
+// Batch-norm networks are refused with the family and the microbatching limitation.
+TEST(ModelzooLayout, BatchNormRefusals) {
+  TempTree t;
+  const std::string unet = error_of(
+      t.write("vision/pytorch/unet/configs/u.yaml", "model:\n  norm_layer: \"batchnorm2d\"\n"));
+  EXPECT_NE(unet.find("model family 'unet' is not modelled"), std::string::npos) << unet;
+  EXPECT_NE(unet.find("microbatching is not compatible with batch normalization"),
+            std::string::npos)
+      << unet;
+  const std::string other =
+      error_of(t.write("nets/n.yaml", "model:\n  layers: 3\n  norm_type: BatchNorm\n"));
+  EXPECT_NE(other.find("microbatching is not compatible with batch normalization"),
+            std::string::npos)
+      << other;
+  EXPECT_EQ(other.find("cannot be told"), std::string::npos) << other;
+}

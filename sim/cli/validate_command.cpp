@@ -8,6 +8,7 @@
 #include <unistd.h>
 #include <cmath>
 #include <filesystem>
+#include <map>
 
 #include "cli/commands.hpp"
 #include "cli/options.hpp"
@@ -59,7 +60,14 @@ Entry read_entry(const io::Block& b, const std::string& list) {
   e.source = b.get_string("source");
   e.release = b.get_string_opt("release").value_or("");
   e.seq_len = b.get_int_opt("seq_len");
-  if (list == "input_bound_measurements") e.reason = b.get_string("reason");
+  if (list == "input_bound_measurements") {
+    e.reason = b.get_string("reason");
+    if (e.reason.empty())
+      throw InputError(
+          fmt::format("{}: empty; the evidence that the input bound the run", b.where("reason")));
+  } else if (b.has("reason"))
+    throw InputError(fmt::format("{}: a reason is recorded only for input_bound_measurements",
+                                 b.where("reason")));
   if (list == "memory_facts") {
     e.mode = b.get_choice("pass", {"train", "eval"}, "train");
     e.micro_batch_size = b.get_int("micro_batch_size");
@@ -288,6 +296,11 @@ int cross_validate(const std::string& reference, const std::string& group) {
   }
   int status = 0;
   ::waitpid(pid, &status, 0);
+  if (WIFEXITED(status) && WEXITSTATUS(status) == 2)
+    throw InputError(
+        fmt::format("{} --cross-validate refused the reference (its message "
+                    "above)",
+                    tool));
   if (!WIFEXITED(status) || WEXITSTATUS(status) != 0)
     throw std::runtime_error(fmt::format("{} --cross-validate failed (status {})", tool,
                                          WIFEXITED(status) ? WEXITSTATUS(status) : -1));
@@ -303,6 +316,12 @@ std::map<std::string, std::vector<Entry>> read_reference(const std::string& refe
   root.require_known_keys(kLists);
   std::map<std::string, std::vector<Entry>> lists;
   for (const auto& key : kLists) lists[key] = read_list(root, key, reference);
+  std::map<std::string, std::string> measured;  // a measured run's name -> its list
+  for (const auto& key : {"measurements", "input_bound_measurements", "older_measurements"})
+    for (const auto& e : lists[key])
+      if (const auto [it, fresh] = measured.emplace(e.name, key); !fresh)
+        throw InputError(fmt::format("{}: measured run '{}' is in {} and in {}; a name is one run",
+                                     reference, e.name, it->second, key));
   const bool only_measured = vm.count("measurements-only") || vm.count("only");
   if (only_measured)
     for (const auto& key : {"auto_decisions", "memory_facts", "preferences"}) lists[key].clear();
@@ -415,7 +434,9 @@ int validate_command(const Args& args) {
             fmt::format("--cross-validate takes only --reference, not --{} (the "
                         "refit varies the fitted parameters itself)",
                         other));
-    return cross_validate(reference, group);
+    // The file is checked here (exit 2 naming what is wrong) before the refit starts.
+    (void)read_reference(reference, *vm, Overrides{});
+    return cross_validate(fs::absolute(reference).string(), group);
   }
   auto out = output_paths(*vm, {"csv", "json"}, {reference});
   const std::string &csv = out["csv"], &json = out["json"];

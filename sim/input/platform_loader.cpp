@@ -79,7 +79,7 @@ const std::vector<Param>& params() {
       {"calibration", "softmax_cycles_per_score", &PlatformSpec::softmax_cycles_per_score, 0, 1000,
        "cycles", "core cycles per attention score beyond its multiply-adds", 0.0},
       {"calibration", "reduce_cycles_per_output", &PlatformSpec::reduce_cycles_per_output, 0, 100,
-       "cycles", "core cycles per partial sum reduced across the columns (fitted)", 0.0},
+       "cycles", "core cycles per partial sum reduced across the columns", 0.0},
       {"calibration", "step_overhead_s", &PlatformSpec::step_overhead_s, 0, 100, "s",
        "fixed cost of a training step (fitted)"},
       {"calibration", "kernel_overhead_s", &PlatformSpec::kernel_overhead_s, 0, 10, "s",

@@ -26,8 +26,11 @@
 //   reduction_fill = (K / (columns x w)) / (K / (columns x w) + r):
 // narrow layers and wide SIMD (CS-3 doubles the lanes, not the fabric) reduce more per FLOP.
 // A kernel's time is
-//   t = (F - F_att + F_att / attention_fill) / (peak_flops x compute_efficiency x simd_fill)
+//   t = sum over its products of F_i / fill_i / (peak_flops x compute_efficiency x simd_fill)
 //       + kernel_overhead_s
+// with fill_i the product's attention_fill or reduction_fill; a pass (backward, recompute)
+// keeps the forward's split of FLOP over the products (a simplification: backward's input and
+// weight gradients contract over other dimensions).
 // where compute_efficiency (fitted, one value for every platform) is the share of peak a
 // weight-streamed product reaches with full lanes: cores that hold no work, pipeline bubbles.
 #pragma once

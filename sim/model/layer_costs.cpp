@@ -37,8 +37,9 @@ std::vector<Matmul> block_matmuls(const Stack& st, double s, double w) {
   std::vector<Matmul> mm{{h, i + 2 * kv, 2 * s * h * (i + 2 * kv)},  // Q, K, V projections
                          {i, s, 2 * 2 * s * w * i, d(st.head_dim)},  // QK^T and attention x V
                          {i, h, 2 * s * i * h},                      // output projection
-                         {h, f, (t + r) * ffn_mats * 2 * s * h * f}};
-  if (e > 1) mm.push_back({h, e, 2 * s * h * e});  // router
+                         {h, f, (t + r) * (ffn_mats - 1) * 2 * s * h * f},  // FFN up (gate)
+                         {f, h, (t + r) * 2 * s * f * h}};                  // FFN down
+  if (e > 1) mm.push_back({h, e, 2 * s * h * e});                           // router
   if (st.cross_attention_tokens > 0) {
     const double m = d(st.cross_attention_tokens);
     mm.push_back({h, i, 2 * s * h * i});                      // cross-attention Q
@@ -367,14 +368,7 @@ void set_backward(ModelCosts& c) {
 void sum_flops(ModelCosts& c) {
   for (auto& L : c.layers) {
     L.forward_flops = 0;
-    L.attention_flops = 0;
-    for (const auto& mm : L.matmuls) {
-      L.forward_flops += mm.flops;
-      if (mm.head_dim > 0) {
-        L.attention_flops += mm.flops;
-        L.head_dim = mm.head_dim;
-      }
-    }
+    for (const auto& mm : L.matmuls) L.forward_flops += mm.flops;
     if (L.recompute_flops < 0) L.recompute_flops = L.forward_flops;
   }
 }

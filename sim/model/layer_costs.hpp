@@ -43,8 +43,6 @@ struct Layer {
                                  // trained layer (input gradients), 0 frozen below all
   double tokens = 0;             // tokens per sample the layer processes (0: the sample's)
   std::vector<Matmul> matmuls;   // what the forward FLOPs are made of
-  double attention_flops = 0;    // FLOP per sample of forward_flops in attention products
-  double head_dim = 0;           // width of the attention heads (0: no attention)
   double activation_bytes = 0;   // bytes per sample kept for backward, nothing recomputed
   double score_bytes = 0;        // of which attention scores, softmax and dropout mask (5as^2)
   double kv_bytes = 0;           // of which the attention's K and V (what a token-chunked

@@ -110,15 +110,16 @@ std::string point_rows(const Job& job) {
 
 // The grid's identity, the `grid` column of a sharded sweep's rows: a short hash of the
 // scenario file's bytes, the options that decide the rows (all but --csv, --json, --jobs,
-// --resume and --quiet; the value lists expanded) and the shard count. Shards of one sweep
-// share it; a shard of another grid, or of the same grid cut into other shards, does not.
+// --resume, --quiet and --check-only; the value lists expanded) and the shard count. Shards of one
+// sweep share it; a shard of another grid, or of the same grid cut into other shards, does not.
 std::string grid_identity(const po::variables_map& vm, const std::string& scenario_file,
                           const std::vector<std::int64_t>& num_csx,
                           const std::vector<std::int64_t>& batches, std::int64_t shards) {
   std::ifstream in(scenario_file, std::ios::binary);
   std::string text(std::istreambuf_iterator<char>(in), {});
-  static const std::set<std::string> ignored{"scenario", "csv",   "json",    "jobs",      "shard",
-                                             "resume",   "quiet", "num-csx", "batch-size"};
+  static const std::set<std::string> ignored{"scenario",   "csv",       "json",  "jobs",
+                                             "shard",      "resume",    "quiet", "num-csx",
+                                             "batch-size", "check-only"};
   for (const auto& [name, value] : vm) {
     if (ignored.count(name) || value.defaulted()) continue;
     text += "\n" + name + "=";
@@ -250,6 +251,45 @@ SweepTable resume(const std::string& csv, std::map<PointKey, Job>& pending) {
   return table;
 }
 
+// --check-only: what a run of this command line would refuse, refused the same way, with
+// nothing simulated or written. A sharded grid's N shards are each checked for a point no rule
+// refuses (a shard with none writes no rows, which merge reads as missing); with --resume, an
+// existing --csv is checked to be of this shard. Prints the grid's size (unless quiet).
+int check_only(const po::variables_map& vm, const io::Scenario& scenario,
+               const std::vector<PlatformSetup>& setups, const std::vector<std::int64_t>& num_csx,
+               const std::vector<std::int64_t>& batches,
+               std::pair<std::int64_t, std::int64_t> shard, const std::string& grid_id,
+               const std::string& csv) {
+  SkipNotes refused;
+  std::size_t to_run = 0;
+  std::map<PointKey, Job> mine;
+  for (std::int64_t i = 0; i < shard.second; ++i) {
+    std::map<PointKey, Job> pending;
+    try {
+      pending =
+          grid_jobs(scenario, setups, num_csx, batches, {i, shard.second}, grid_id, 1, refused);
+    } catch (const RuleError& e) {
+      if (shard.second == 1) throw;
+      throw RuleError(fmt::format("shard {}/{}: {}", i, shard.second, e.what()));
+    }
+    to_run += pending.size();
+    if (i == shard.first) mine = std::move(pending);
+  }
+  refused.finish();
+  if (vm.count("resume") && std::filesystem::exists(csv)) resume(csv, mine);
+  if (!vm.count("quiet"))
+    fmt::print(
+        "sweep: check only: {} grid points ({} refused by a rule){}; {} -> {}; nothing "
+        "simulated or written\n",
+        to_run + refused.count(), refused.count(),
+        shard.second > 1 ? fmt::format(" in {} shards", shard.second) : "",
+        shard.second > 1
+            ? fmt::format("shard {}/{} runs {}", shard.first, shard.second, mine.size())
+            : fmt::format("{} to run", mine.size()),
+        csv);
+  return 0;
+}
+
 // The chosen row of each point, one line each, and the totals.
 void print_summary(const SweepTable& table, std::size_t run_now, std::size_t kept,
                    std::size_t refused, double elapsed_s, const std::string& csv) {
@@ -333,6 +373,7 @@ int sweep_command(const Args& args) {
       ("jobs,j", po::value<std::string>(), "grid points simulated in parallel (default 1)")
       ("shard", po::value<std::string>(), "I/N: run only points with index % N == I")
       ("resume", "keep the finished points already in --csv and run the rest")
+      ("check-only", "check the inputs, grid, shards and outputs; simulate and write nothing")
       ("quiet,q", "no progress bar and no summary");
   // clang-format on
   po::positional_options_description pos;
@@ -341,7 +382,7 @@ int sweep_command(const Args& args) {
       args,
       "csxsim sweep SCENARIO --num-csx LIST --batch-size LIST [--micro-batch-size SETTING] "
       "[--platform P1,P2,...] [--variant NAME:KEY=VALUE,...] [--mode ...] [--steps S | --tokens T] "
-      "--csv OUT [--jobs J] [--shard I/N] [--resume]",
+      "--csv OUT [--jobs J] [--shard I/N] [--resume] [--check-only]",
       desc, &pos);
   if (!vm) return 0;
   if (!vm->count("num-csx") || !vm->count("batch-size"))
@@ -370,8 +411,10 @@ int sweep_command(const Args& args) {
                "different numbers of samples; pass --tokens to compare one token budget\n",
                *fixed_steps);
 
-  SkipNotes refused;
   const std::string grid_id = grid_identity(*vm, scenario_file, num_csx, batches, shard.second);
+  if (vm->count("check-only"))
+    return check_only(*vm, scenario, setups, num_csx, batches, shard, grid_id, csv);
+  SkipNotes refused;
   auto pending =
       grid_jobs(scenario, setups, num_csx, batches, shard, grid_id, processes_per_point, refused);
   const OutputLock lock(csv, "--csv");  // held until the CSV is final

@@ -6,6 +6,7 @@ arguments (tests/cluster runs the real ones)."""
 import json
 import os
 import re
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -21,7 +22,12 @@ FAKE = """#!/bin/sh
 # Records its command line; sbatch answers a job id, the others nothing.
 echo "$(basename "$0") $*" >> "$FAKE_LOG"
 case "$(basename "$0")" in
-  sbatch) n=$(($(wc -l < "$FAKE_LOG") + 100)); echo "$n" ;;
+  sbatch) n=$(wc -l < "$FAKE_LOG")
+    if [ -n "${FAKE_REFUSE_AT:-}" ] && [ "$n" -ge "$FAKE_REFUSE_AT" ]; then
+      echo "sbatch: error: Batch job submission failed: Invalid partition name specified" >&2
+      exit 1
+    fi
+    echo $((n + 100)) ;;
   squeue) [ -z "${FAKE_QUEUE:-}" ] || echo "$FAKE_QUEUE" ;;
 esac
 """
@@ -55,8 +61,44 @@ with tempfile.TemporaryDirectory() as d:
               f"{r.stderr!r}, expected 2 and {msg!r}")
     r = tool(*opts, "--csv", out, env=dict(env, PATH=bindir[:-3] + "nothing"))
     check(r.returncode == 2 and "sbatch: not found" in r.stderr, f"no sbatch: {r.stderr!r}")
-    check(not os.path.exists(os.path.join(out + ".parts", "sweep.json")),
-          "a refused submission records no sweep")
+    check(not os.path.exists(out + ".parts"), "a refused submission leaves no OUT.parts/")
+
+    # What csxsim refuses is refused before anything is written or submitted: exit 2, one line
+    # naming the problem, no sbatch call, no OUT.parts/ (GRID has 3 x 2 = 6 points).
+    open(log, "w").close()
+    grid_of_2 = ["--num-csx", "1", "--batch-size", "64,96"]
+    for args, msg in (
+            (["/nonexistent.yaml", *GRID, "--shards", "2"], "/nonexistent.yaml"),
+            ([SCEN, "--num-csx", "1", "--batch-sise", "64", "--shards", "2"], "--batch-sise"),
+            ([SCEN, *grid_of_2, "--shards", "5"], "the grid has 2 points, so at most 2 shards"),
+            ([SCEN, "--num-csx", "4", "--batch-size", "2,64", "--shards", "2"],
+             "shard 0/2: every grid point was refused")):
+        r = tool(*args, "--csv", out, "--csxsim", CSXSIM, env=env)
+        lines = r.stderr.splitlines()
+        check(r.returncode == 2 and len(lines) == 1 and msg in lines[0] and
+              lines[0].startswith("slurm-sweep: error: csxsim refuses the sweep: "),
+              f"slurm-sweep {args[0]} ... {args[-3:]}: {r.returncode} {r.stderr!r}, "
+              f"expected 2 and one line with {msg!r}")
+        check(not os.path.exists(out + ".parts"), f"{msg}: no OUT.parts/ left")
+    missing = os.path.join(d, "nonexistentdir")
+    r = tool(*opts, "--csv", os.path.join(missing, "ss.csv"), env=env)
+    check(r.returncode == 2 and r.stderr == f"slurm-sweep: error: --csv {missing}/ss.csv: "
+          f"folder {missing} does not exist (create it first)\n",
+          f"a missing output folder: {r.returncode} {r.stderr!r}")
+    check(not os.path.exists(missing), "the missing output folder is not created")
+    check(open(log).read() == "", "no job submitted for a refused sweep")
+
+    # sbatch refusing the array: the OUT.parts/ this run made is removed; refusing only the
+    # merge: it stays, the array task needs it and --resume submits the merge.
+    r = tool(*opts, "--csv", out, env=dict(env, FAKE_REFUSE_AT="1"))
+    check(r.returncode == 2 and "Invalid partition" in r.stderr and
+          not os.path.exists(out + ".parts"), f"sbatch refusing the array: {r.stderr!r}")
+    open(log, "w").close()
+    r = tool(*opts, "--csv", out, env=dict(env, FAKE_REFUSE_AT="2"))
+    check(r.returncode == 2 and "kept: job 101 is queued" in r.stdout and
+          json.load(open(os.path.join(out + ".parts", "sweep.json")))["jobs"] == ["101"],
+          f"sbatch refusing the merge keeps OUT.parts/: {r.stdout!r} {r.stderr!r}")
+    shutil.rmtree(out + ".parts")
 
     # A submission: the two sbatch lines.
     open(log, "w").close()
@@ -73,6 +115,8 @@ with tempfile.TemporaryDirectory() as d:
               f"Slurm options on both: {c}")
     check("array job 101" in r.stdout and "merge job 102" in r.stdout and out in r.stdout,
           f"prints both job ids and the result: {r.stdout}")
+    check("6 grid points (0 refused by a rule) in 4 shards; shard 0/4 runs 2" in r.stdout,
+          f"prints csxsim's check of the grid (shard 0 holds indices 0 and 4): {r.stdout}")
     r = tool(*opts, "--csv", out, env=env)
     check(r.returncode == 2 and "--resume" in r.stderr, "a second start on one OUT is refused")
 

@@ -53,6 +53,33 @@ with tempfile.TemporaryDirectory() as d:
         expect(["sweep", SCEN, *GRID, "--shard", shard, "--csv", one], 2, err_has=["--shard"])
     check(open(one).read() == text, "a refused sweep leaves the existing CSV untouched")
 
+    # --check-only: the refusals of a run, nothing simulated or written. The grid's 6 points
+    # (1, 2, 4 systems x 64, 96) are indexed 0-5 in (num_csx, batch_size) order; shard 1/4
+    # holds indices 1 and 5.
+    new = os.path.join(d, "new.csv")
+    expect(["sweep", SCEN, *GRID, "--csv", new, "--check-only"], 0,
+           out_has=["check only: 6 grid points (0 refused by a rule); 6 to run"])
+    expect(["sweep", SCEN, *GRID, "--shard", "1/4", "--csv", new, "--check-only"], 0,
+           out_has=["6 grid points (0 refused by a rule) in 4 shards; shard 1/4 runs 2"])
+    check(not os.path.exists(new), "--check-only writes no CSV")
+    expect(["sweep", SCEN, *GRID, "--shard", "0/7", "--csv", new, "--check-only"], 2,
+           err_has=["the grid has 6 points, so at most 6 shards"])
+    expect(["sweep", SCEN, *GRID, "--csv", os.path.join(d, "no", "x.csv"), "--check-only"], 2,
+           err_has=["does not exist"])
+    expect(["sweep", "/nonexistent.yaml", *GRID, "--csv", new, "--check-only"], 2,
+           err_has=["/nonexistent.yaml"])
+    # 4 systems at batch sizes 2 and 64: index 0 (B = 2 < N = 4) is refused, so shard 0/2 has
+    # no point to run and would write no rows; checking shard 1/2 names it.
+    expect(["sweep", SCEN, "--num-csx", 4, "--batch-size", "2,64", "--shard", "1/2", "--csv",
+            new, "--check-only"], 2, err_has=["shard 0/2: every grid point was refused"])
+    # With --resume, an existing CSV must be of the sweep checked: shard 0/2 holds indices
+    # 0, 2 and 4 (batch size 64), so the unsharded CSV's (1, 96) is not in it.
+    expect(["sweep", SCEN, *GRID, "--csv", one, "--resume", "--check-only"], 0,
+           err_has=["resume: 6 finished points kept"])
+    expect(["sweep", SCEN, *GRID, "--shard", "0/2", "--csv", one, "--resume", "--check-only"], 2,
+           err_has=["holds cs2, num_csx 1, batch_size 96, which is not in this sweep's grid"])
+    check(open(one).read() == text, "--check-only leaves the existing CSV untouched")
+
     # Timeline trace.
     trace = os.path.join(d, "t.json")
     r = expect(["run", SCEN, "--trace", trace, "--csv", os.path.join(d, "run.csv")], 0)

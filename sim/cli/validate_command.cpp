@@ -36,7 +36,8 @@ const std::vector<std::string> kEntryKeys{
     "name",          "model",   "platform",  "num_csx",
     "batch_size",    "seq_len", "mode",      "micro_batch_size",
     "samples_per_s", "release", "source",    "expected",
-    "tried",         "pass",    "preferred", "reason"};
+    "tried",         "pass",    "preferred", "reason",
+    "unexplained"};
 
 struct Entry {
   std::string name, model, platform, source, release, mode = "train";
@@ -49,6 +50,7 @@ struct Entry {
   std::int64_t micro_batch_size = 0;  // memory facts
   std::int64_t preferred = 0;         // preferences
   std::string reason;                 // input-bound measurements: the evidence
+  std::string unexplained;            // measured runs the model misses: the hypothesis
 };
 
 Entry read_entry(const io::Block& b, const std::string& list) {
@@ -60,6 +62,12 @@ Entry read_entry(const io::Block& b, const std::string& list) {
   e.source = b.get_string("source");
   e.release = b.get_string_opt("release").value_or("");
   e.seq_len = b.get_int_opt("seq_len");
+  if (b.has("unexplained")) {
+    if (list != "measurements")
+      throw InputError(fmt::format("{}: a hypothesis is recorded only for measurements",
+                                   b.where("unexplained")));
+    e.unexplained = b.get_string("unexplained");
+  }
   if (list == "input_bound_measurements") {
     e.reason = b.get_string("reason");
     if (e.reason.empty())
@@ -175,6 +183,7 @@ std::string check_measurements(const std::vector<Entry>& entries, const std::str
     fmt::print("{:<18} {:<5} {:>3} {:>6} {:>5} {:>11.2f} {:>12.2f} {:>+7.1f}%  {:<16} {}\n", e.name,
                e.platform, e.num_csx, e.batch_size, c.micro_batch_size, e.samples_per_s,
                c.samples_per_s, err, e.release, c.sim.bound);
+    if (!e.unexplained.empty()) fmt::print("  not explained by the model: {}\n", e.unexplained);
     if (inconsistent) {
       const bool holds = c.samples_per_s >= e.samples_per_s;
       *inconsistent += holds ? 0 : 1;

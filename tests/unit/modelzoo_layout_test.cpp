@@ -15,32 +15,16 @@
 #include "input/model_loader.hpp"
 #include "input/scenario.hpp"
 #include "input/yaml_block.hpp"
+#include "temp_files.hpp"
 
 using namespace csx::model;
 namespace fs = std::filesystem;
 
 namespace {
 
-// A fresh folder under the system temp dir, removed at exit.
-class TempTree {
- public:
-  TempTree() {
-    const auto* info = ::testing::UnitTest::GetInstance()->current_test_info();
-    dir_ = fs::temp_directory_path() /
-           ("csxsim_mzl_" + std::string(info->name()) + "_" + std::to_string(::getpid()));
-    fs::remove_all(dir_);
-    fs::create_directories(dir_);
-  }
-  ~TempTree() { fs::remove_all(dir_); }
-  std::string write(const std::string& rel, const std::string& text) const {
-    const fs::path p = dir_ / rel;
-    fs::create_directories(p.parent_path());
-    std::ofstream(p) << text;
-    return p.string();
-  }
-
- private:
-  fs::path dir_;
+// Each test's files in a folder of its own.
+struct TempTree : csx::testing::TempFiles {
+  TempTree() : csx::testing::TempFiles("csxsim_mzl_") {}
 };
 
 std::string error_of(const std::string& file) {

@@ -50,7 +50,7 @@ void print_usage(std::FILE* out) {
 
 // One printable line: control characters escaped, very long values cut.
 std::string printable(const std::string& text) {
-  constexpr std::size_t kMax = 600;
+  constexpr std::size_t kMax = 4000;
   std::string out;
   for (const char c : text) {
     const auto u = static_cast<unsigned char>(c);
@@ -92,6 +92,7 @@ int fail_current(const std::string& command) {
   } catch (const csx::InfeasibleError& e) {
     return fail(1, e.what());
   } catch (const csx::InputError& e) {
+    for (const auto& w : e.warnings) fmt::print(stderr, "warning: {}\n", printable(w));
     return fail(2, e.what());
   } catch (const boost::program_options::error& e) {
     return fail(2, fmt::format("{} (csxsim {} --help lists the options)", e.what(), command));

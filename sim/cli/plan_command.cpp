@@ -256,6 +256,7 @@ int plan_command(const Args& args) {
   Overrides base = read_overrides(*vm, true);
   const auto scenario = io::load_scenario(model_path, data_dir(), optional_count(*vm, "seq-len"));
   print_warnings(scenario);
+  check_outputs_against_model(*vm, {"csv", "json"}, scenario);
   std::vector<std::int64_t> batches;
   if (vm->count("batch-size"))
     batches = io::parse_value_list((*vm)["batch-size"].as<std::string>(), "--batch-size");

@@ -42,6 +42,14 @@ std::map<std::string, std::string> output_paths(const po::variables_map& vm,
   return paths;
 }
 
+void check_outputs_against_model(const po::variables_map& vm, const std::vector<std::string>& flags,
+                                 const io::Scenario& scenario) {
+  std::vector<std::string> inputs{scenario.model.source};
+  inputs.insert(inputs.end(), scenario.model.extends.begin(), scenario.model.extends.end());
+  for (const auto& f : flags)
+    if (vm.count(f)) io::check_output_path(vm[f].as<std::string>(), "--" + f, inputs);
+}
+
 std::string run_csv_text(const std::vector<PassResult>& results) {
   std::string text = io::csv_header();
   for (const auto& r : results)

@@ -44,6 +44,11 @@ namespace csx::cli {
     const po::variables_map& vm, const std::vector<std::string>& flags,
     const std::vector<std::string>& inputs);
 
+// Refuses (InputError, as output_paths) any output of `flags` that is the model file or a file
+// its model block extends (pretrain_params_path), once the scenario is loaded.
+void check_outputs_against_model(const po::variables_map& vm, const std::vector<std::string>& flags,
+                                 const io::Scenario& scenario);
+
 // Stages the JSON twin of `csv_text` (a header line and rows) for `path` in `out` (README,
 // "JSON output"). Throws InputError when the file cannot be written.
 void stage_results_json(io::OutputFiles& out, const std::string& path,

@@ -402,6 +402,7 @@ int sweep_command(const Args& args) {
   const auto scenario =
       io::load_scenario(scenario_file, data_dir(), optional_count(*vm, "seq-len"));
   print_warnings(scenario);
+  check_outputs_against_model(*vm, {"csv", "json"}, scenario);
   const auto setups = expand_platforms(*vm, base, scenario.platform, data_dir());
   // A fixed step count over several batch sizes trains different token budgets.
   const auto fixed_steps = base.training_steps ? base.training_steps : scenario.max_steps;

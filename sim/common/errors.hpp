@@ -3,6 +3,7 @@
 
 #include <stdexcept>
 #include <string>
+#include <vector>
 
 namespace csx {
 
@@ -10,6 +11,9 @@ namespace csx {
 class InputError : public std::runtime_error {
  public:
   using std::runtime_error::runtime_error;
+  // Warnings the reading had collected when it failed (a duplicate key that explains the
+  // error); sim/cli prints them before the error.
+  std::vector<std::string> warnings;
 };
 
 // A valid input that a Cerebras platform rule refuses (MBS > P, explore outside

@@ -175,7 +175,11 @@ Identified identify_family(const io::Block& m, const std::string& file, ModelSpe
   if (in_name) return {*in_name, "the file name"};
   const auto has = [&](const char* k) { return m.has(k); };
   std::string guess;
-  if (has("dpo") || has("policy_model"))
+  const bool linformer_attention =
+      m.get_string_opt("attention_style").value_or("").rfind("linformer", 0) == 0;
+  if (has("projected_dims") || linformer_attention)
+    guess = "linformer";  // low-rank keys and values (Wang et al. 2020): refused by its family
+  else if (has("dpo") || has("policy_model"))
     guess = "dpo";
   else if (has("q_encoder") || has("ctx_encoder"))
     guess = "dpr";
@@ -317,14 +321,14 @@ const std::vector<std::string>& known_families() {
   return names;
 }
 
-ModelSpec read_model_unchecked(const YAML::Node& root, const std::string& file,
-                               std::optional<std::int64_t> seq_len) {
+static void read_model_into(ModelSpec& s, const YAML::Node& root, const std::string& file,
+                            std::optional<std::int64_t> seq_len) {
   if (seq_len && (*seq_len < 1 || *seq_len > kMaxSequence))
     throw InputError(fmt::format("--seq-len = {}: must be within [1, {}]", *seq_len, kMaxSequence));
   const io::Block own = model_block(root, file);
-  ModelSpec s;
   std::vector<std::string> notes;
-  const io::Block m(file, own.key_path(), with_pretraining(own, file, notes, s.warnings));
+  const io::Block m(file, own.key_path(),
+                    with_pretraining(own, file, notes, s.warnings, s.extends));
   (void)m.has("pretrain_params_path");  // read: not an ignored key
   s.source = file;
   s.label = std::filesystem::path(file).stem().string();
@@ -360,6 +364,18 @@ ModelSpec read_model_unchecked(const YAML::Node& root, const std::string& file,
     if (!m.consulted().count(key) && std::find(known.begin(), known.end(), key) != known.end())
       s.ignored_keys.push_back(key);
   }
+}
+
+ModelSpec read_model_unchecked(const YAML::Node& root, const std::string& file,
+                               std::optional<std::int64_t> seq_len) {
+  ModelSpec s;
+  try {
+    read_model_into(s, root, file, seq_len);
+  } catch (InputError& e) {
+    // The warnings so far (a duplicate key, a misspelled one) may explain the error.
+    e.warnings.insert(e.warnings.begin(), s.warnings.begin(), s.warnings.end());
+    throw;
+  }
   return s;
 }
 
@@ -374,9 +390,15 @@ ModelSpec read_model(const YAML::Node& root, const std::string& file,
 
 ModelSpec load_model(const std::string& file, std::optional<std::int64_t> seq_len) {
   std::vector<std::string> duplicates;
-  ModelSpec s = read_model(io::load_modelzoo_yaml_file(file, duplicates), file, seq_len);
-  s.warnings.insert(s.warnings.begin(), duplicates.begin(), duplicates.end());
-  return s;
+  const YAML::Node root = io::load_modelzoo_yaml_file(file, duplicates);
+  try {
+    ModelSpec s = read_model(root, file, seq_len);
+    s.warnings.insert(s.warnings.begin(), duplicates.begin(), duplicates.end());
+    return s;
+  } catch (InputError& e) {
+    e.warnings.insert(e.warnings.begin(), duplicates.begin(), duplicates.end());
+    throw;
+  }
 }
 
 }  // namespace csx::model

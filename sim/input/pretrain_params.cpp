@@ -25,7 +25,8 @@ std::vector<fs::path> candidates(const std::string& ref, const std::string& file
 }
 
 YAML::Node resolve(const io::Block& m, const std::string& file, std::vector<fs::path>& chain,
-                   std::vector<std::string>& notes, std::vector<std::string>& warnings) {
+                   std::vector<std::string>& notes, std::vector<std::string>& warnings,
+                   std::vector<std::string>& files) {
   if (!m.has_value("pretrain_params_path")) return m.node();
   const std::string ref = m.get_string("pretrain_params_path");
   const std::string where = m.where("pretrain_params_path");
@@ -52,12 +53,19 @@ YAML::Node resolve(const io::Block& m, const std::string& file, std::vector<fs::
   }
   chain.push_back(path);
   const std::string base_file = found->string();
-  const YAML::Node root = io::load_modelzoo_yaml_file(base_file, warnings);
+  YAML::Node root;
+  try {
+    root = io::load_modelzoo_yaml_file(base_file, warnings);
+  } catch (const InputError& e) {
+    throw InputError(fmt::format("{} = '{}': the pretraining config it extends cannot be read: {}",
+                                 where, ref, e.what()));
+  }
+  files.push_back(base_file);
   const io::Block top(base_file, "", root);
   if (!top.has_value("model") || !root["model"].IsMap())
     throw InputError(
         fmt::format("{} = '{}': {} has no model block to extend", where, ref, base_file));
-  const YAML::Node base = resolve(top.child("model"), base_file, chain, notes, warnings);
+  const YAML::Node base = resolve(top.child("model"), base_file, chain, notes, warnings, files);
   // dict.update: the pretraining file's keys, then this file's own over them.
   YAML::Node merged(YAML::NodeType::Map);
   for (const auto& kv : base) {
@@ -75,10 +83,11 @@ YAML::Node resolve(const io::Block& m, const std::string& file, std::vector<fs::
 }  // namespace
 
 YAML::Node with_pretraining(const io::Block& model, const std::string& file,
-                            std::vector<std::string>& notes, std::vector<std::string>& warnings) {
+                            std::vector<std::string>& notes, std::vector<std::string>& warnings,
+                            std::vector<std::string>& files) {
   std::error_code ec;
   std::vector<fs::path> chain{fs::weakly_canonical(fs::absolute(file), ec)};
-  return resolve(model, file, chain, notes, warnings);
+  return resolve(model, file, chain, notes, warnings, files);
 }
 
 }  // namespace csx::model

@@ -17,11 +17,13 @@ namespace csx::model {
 // block itself. A relative path is resolved as the Model Zoo does, against the model's folder
 // (the folder holding the file's configs/ folder, where the model's utils.py sits), else
 // against the file's own folder. Adds a line naming the pretraining file to `notes` and the
-// pretraining file's duplicate-key warnings to `warnings`.
-// Throws InputError naming both files for a missing file, a file without a model block or a
-// circular reference (a file that leads back to itself).
+// pretraining file's duplicate-key warnings to `warnings`, and the path of every file it
+// extends to `files` (so that no output overwrites one).
+// Throws InputError naming both files for a missing or unreadable file, a file without a model
+// block or a circular reference (a file that leads back to itself).
 [[nodiscard]] YAML::Node with_pretraining(const io::Block& model, const std::string& file,
                                           std::vector<std::string>& notes,
-                                          std::vector<std::string>& warnings);
+                                          std::vector<std::string>& warnings,
+                                          std::vector<std::string>& files);
 
 }  // namespace csx::model

@@ -284,9 +284,16 @@ batching::MbsSetting parse_mbs_node(const YAML::Node& n, const std::string& wher
 Scenario load_scenario(const std::string& file, const std::string& data_dir,
                        std::optional<std::int64_t> seq_len) {
   std::vector<std::string> duplicates;
-  Scenario s = read_scenario(load_modelzoo_yaml_file(file, duplicates), file, data_dir, seq_len);
-  s.warnings.insert(s.warnings.begin(), duplicates.begin(), duplicates.end());
-  return s;
+  const YAML::Node root = load_modelzoo_yaml_file(file, duplicates);
+  try {
+    Scenario s = read_scenario(root, file, data_dir, seq_len);
+    s.warnings.insert(s.warnings.begin(), duplicates.begin(), duplicates.end());
+    return s;
+  } catch (InputError& e) {
+    // A duplicate key may explain the error: the warnings go with it.
+    e.warnings.insert(e.warnings.begin(), duplicates.begin(), duplicates.end());
+    throw;
+  }
 }
 
 Scenario read_scenario(const YAML::Node& root_node, const std::string& file,

@@ -59,6 +59,11 @@ void check_output_path(const std::string& given, const std::string& flag,
   std::error_code ec;
   if (given.empty())
     throw InputError(fmt::format("{} '': an empty file name (the output path is empty)", flag));
+  if (given == "-")
+    throw InputError(
+        fmt::format("{} -: standard output is not an output file here; name a file "
+                    "(run prints its table on standard output)",
+                    flag));
   const std::string path = real_target(given);
   if (fs::is_directory(path, ec))
     throw InputError(fmt::format("{} {}: is a directory, expected a file path", flag, given));

@@ -30,6 +30,7 @@ int merge_command(const Args& args) {
   std::string grid, grid_file;  // the first shard's grid and file
   std::vector<SweepTable> parts;
   std::set<std::string> shards;
+  std::size_t empty_inputs = 0;  // header-only CSVs: shards with no point
   for (const auto& f : inputs) {
     SweepTable part = read_results_csv(f, true);
     for (const auto& g : part.grids) {
@@ -43,6 +44,7 @@ int merge_command(const Args& args) {
             f, g, grid_file, grid));
       }
     }
+    if (part.points.empty()) ++empty_inputs;
     if (!id && !part.points.empty()) id = identity_of(part);
     if (id) check_identity(part, *id, f);
     shards.insert(part.shards.begin(), part.shards.end());
@@ -55,7 +57,7 @@ int merge_command(const Args& args) {
   if (counts.size() > 1) check_shards_complete(shards);
   for (std::size_t i = 0; i < parts.size(); ++i)
     merge_points(std::move(parts[i]), table, inputs[i]);
-  check_shards_complete(table.shards);
+  check_shards_complete(table.shards, empty_inputs);
   io::OutputFiles files;
   files.stage(output, table.render());
   files.commit();

@@ -103,7 +103,7 @@ void merge_points(SweepTable part, SweepTable& into, const std::string& path) {
   into.grids.insert(part.grids.begin(), part.grids.end());
 }
 
-void check_shards_complete(const std::set<std::string>& shards) {
+void check_shards_complete(const std::set<std::string>& shards, std::size_t empty_inputs) {
   std::set<std::int64_t> counts, present;
   bool unsharded = false;
   for (const auto& s : shards) {
@@ -122,7 +122,11 @@ void check_shards_complete(const std::set<std::string>& shards) {
                     fmt::join(shards, ", ")));
   const auto n = *counts.begin();
   std::vector<std::string> missing;
-  for (std::int64_t i = 0; i < n; ++i)
+  // Empty shards are the last ones (round-robin dealing): above the highest present shard.
+  const std::int64_t top = present.empty() ? -1 : *present.rbegin();
+  const auto empty_ones =
+      std::min<std::int64_t>(static_cast<std::int64_t>(empty_inputs), n - 1 - top);
+  for (std::int64_t i = 0; i < n - empty_ones; ++i)
     if (!present.count(i)) missing.push_back(fmt::format("{}/{}", i, n));
   if (!missing.empty())
     throw InputError(fmt::format(

@@ -61,7 +61,9 @@ void check_identity(const SweepTable& t, SweepIdentity& id, const std::string& p
 // point in two inputs).
 void merge_points(SweepTable part, SweepTable& into, const std::string& path);
 // Throws InputError when `shards` (the values seen in the inputs) is not one whole set I/N,
-// I = 0..N-1; names the missing ones.
-void check_shards_complete(const std::set<std::string>& shards);
+// I = 0..N-1; names the missing ones. `empty_inputs` header-only CSVs (shards with no point:
+// the shards from the grid's size on, points being dealt round-robin) stand for as many missing
+// shards above every present one.
+void check_shards_complete(const std::set<std::string>& shards, std::size_t empty_inputs = 0);
 
 }  // namespace csx::cli

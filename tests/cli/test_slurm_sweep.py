@@ -66,11 +66,9 @@ with tempfile.TemporaryDirectory() as d:
     # What csxsim refuses is refused before anything is written or submitted: exit 2, one line
     # naming the problem, no sbatch call, no OUT.parts/ (GRID has 3 x 2 = 6 points).
     open(log, "w").close()
-    grid_of_2 = ["--num-csx", "1", "--batch-size", "64,96"]
     for args, msg in (
             (["/nonexistent.yaml", *GRID, "--shards", "2"], "/nonexistent.yaml"),
             ([SCEN, "--num-csx", "1", "--batch-sise", "64", "--shards", "2"], "--batch-sise"),
-            ([SCEN, *grid_of_2, "--shards", "5"], "the grid has 2 points, so at most 2 shards"),
             ([SCEN, "--num-csx", "4", "--batch-size", "2,64", "--shards", "2"],
              "shard 0/2: every grid point was refused")):
         r = tool(*args, "--csv", out, "--csxsim", CSXSIM, env=env)

@@ -62,8 +62,9 @@ with tempfile.TemporaryDirectory() as d:
     expect(["sweep", SCEN, *GRID, "--shard", "1/4", "--csv", new, "--check-only"], 0,
            out_has=["6 grid points (0 refused by a rule) in 4 shards; shard 1/4 runs 2"])
     check(not os.path.exists(new), "--check-only writes no CSV")
-    expect(["sweep", SCEN, *GRID, "--shard", "0/7", "--csv", new, "--check-only"], 2,
-           err_has=["the grid has 6 points, so at most 6 shards"])
+    # More shards than points: points are dealt round-robin, so shard 6/7 holds none.
+    expect(["sweep", SCEN, *GRID, "--shard", "6/7", "--csv", new, "--check-only"], 0,
+           out_has=["in 7 shards; shard 6/7 runs 0"])
     expect(["sweep", SCEN, *GRID, "--csv", os.path.join(d, "no", "x.csv"), "--check-only"], 2,
            err_has=["does not exist"])
     expect(["sweep", "/nonexistent.yaml", *GRID, "--csv", new, "--check-only"], 2,
@@ -109,4 +110,22 @@ with tempfile.TemporaryDirectory() as d:
     kinds = {e["cat"] for e in events}
     for k in ("forward", "backward", "weight streaming", "optimizer", "broadcast", "gradient reduce", "step"):
         check(k in kinds, f"trace category {k}")
+
+# A fixed-size job array may have more shards than grid points: points are dealt round-robin
+# (point k to shard k mod N), so shards 2/3 of a 2-point grid is empty. It writes the header
+# alone, and merge counts it for the shard it stands for: the merged CSV is the unsharded one.
+with tempfile.TemporaryDirectory() as d:
+    two = ["--num-csx", "1,2", "--batch-size", "528", "-q"]
+    parts = [os.path.join(d, f"s{i}.csv") for i in range(3)]
+    for i, part in enumerate(parts):
+        expect(["sweep", "scenarios/gpt3_xl_1x_cs2.yaml", *two, "--shard", f"{i}/3", "--csv", part], 0)
+    check(len(open(parts[2]).read().splitlines()) == 1, "the empty shard's CSV is its header")
+    whole, merged = os.path.join(d, "whole.csv"), os.path.join(d, "merged.csv")
+    expect(["sweep", "scenarios/gpt3_xl_1x_cs2.yaml", *two, "--csv", whole], 0)
+    expect(["merge", *parts, "-o", merged], 0)
+    check(open(merged).read() == open(whole).read(), "merged with the empty shard = unsharded")
+    # Without the empty shard's file, shard 2/3 is missing; an empty file cannot stand for 1/3.
+    expect(["merge", parts[0], parts[1], "-o", merged], 2, err_has=["shard 2/3 of the sweep is missing"])
+    expect(["merge", parts[0], parts[2], "-o", merged], 2, err_has=["shard 1/3 of the sweep is missing"])
+
 finish()

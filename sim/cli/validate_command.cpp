@@ -32,6 +32,9 @@ namespace fs = std::filesystem;
 const std::vector<std::string> kLists{"measurements",       "input_bound_measurements",
                                       "older_measurements", "auto_decisions",
                                       "memory_facts",       "preferences"};
+// The lists of measured runs (each run's name is unique across them).
+const std::vector<std::string> kMeasuredLists{"measurements", "input_bound_measurements",
+                                              "older_measurements"};
 const std::vector<std::string> kEntryKeys{
     "name",          "model",   "platform",  "num_csx",
     "batch_size",    "seq_len", "mode",      "micro_batch_size",
@@ -129,12 +132,19 @@ std::vector<Entry> read_list(const io::Block& root, const std::string& key,
   return out;
 }
 
-// Runs one entry as `csxsim run` would, with `setting` (explore for preferences).
-PassResult simulate_entry(const Entry& e, const std::string& reference, const Overrides& base,
+// The entry's model, at its seq_len.
+model::ModelSpec entry_model(const Entry& e, const std::string& reference) {
+  return model::load_model(model_path(e, reference), e.seq_len);
+}
+
+// Runs one entry (its model `spec`) as `csxsim run` would, with `setting` (explore for
+// preferences).
+PassResult simulate_entry(const Entry& e, const model::ModelSpec& spec,
+                          const std::string& reference, const Overrides& base,
                           const batching::MbsSetting& setting, bool compile_only = false) {
   io::Scenario s;
   s.file = reference;
-  s.model = model::load_model(model_path(e, reference), e.seq_len);
+  s.model = spec;
   s.platform = e.platform;
   s.mode = e.mode == "eval" ? io::Mode::kEval : io::Mode::kTrain;
   Overrides o = base;
@@ -176,7 +186,8 @@ std::string check_measurements(const std::vector<Entry>& entries, const std::str
   std::string rows;
   Errors errs;
   for (const auto& e : entries) {
-    const auto r = simulate_entry(e, reference, base, e.setting);
+    const auto spec = entry_model(e, reference);
+    const auto r = simulate_entry(e, spec, reference, base, e.setting);
     const auto& c = r.outcome.rows[*r.outcome.chosen];
     const double err = 100 * (c.samples_per_s / e.samples_per_s - 1);
     errs.add(err, e.name);
@@ -193,13 +204,12 @@ std::string check_measurements(const std::vector<Entry>& entries, const std::str
                          "measured input-bound rate",
                  e.reason);
     }
-    const std::string family = model::load_model(model_path(e, reference), e.seq_len).name;
-    rows +=
-        fmt::format("{},{},{},{},{},{},{},{},{},{},{},{},{}\n", io::csv_field(e.name),
-                    io::csv_field(group.substr(0, group.find(' '))), io::csv_field(e.model),
-                    io::csv_field(family), e.platform, e.num_csx, e.batch_size, c.micro_batch_size,
-                    io::csv_number(e.samples_per_s), io::csv_number(c.samples_per_s),
-                    io::csv_number(err), io::csv_field(c.sim.bound), io::csv_field(e.release));
+    rows += fmt::format("{},{},{},{},{},{},{},{},{},{},{},{},{}\n", io::csv_field(e.name),
+                        io::csv_field(group.substr(0, group.find(' '))), io::csv_field(e.model),
+                        io::csv_field(spec.name), e.platform, e.num_csx, e.batch_size,
+                        c.micro_batch_size, io::csv_number(e.samples_per_s),
+                        io::csv_number(c.samples_per_s), io::csv_number(err),
+                        io::csv_field(c.sim.bound), io::csv_field(e.release));
   }
   if (inconsistent)
     fmt::print(
@@ -216,7 +226,8 @@ int check_decisions(const std::vector<Entry>& entries, const std::string& refere
                     const Overrides& base) {
   int mismatches = 0;
   for (const auto& e : entries) {
-    const auto r = simulate_entry(e, reference, base, batching::MbsAuto{});
+    const auto r =
+        simulate_entry(e, entry_model(e, reference), reference, base, batching::MbsAuto{});
     const auto& c = r.outcome.rows[*r.outcome.chosen];
     const std::int64_t P = batching::split_batch(e.batch_size, e.num_csx).per_system_batch_size;
     std::vector<std::int64_t> evaluated;
@@ -268,7 +279,8 @@ int check_memory(const std::vector<Entry>& facts, const std::string& reference,
 void check_preferences(const std::vector<Entry>& entries, const std::string& reference,
                        const Overrides& base) {
   for (const auto& e : entries) {
-    const auto r = simulate_entry(e, reference, base, batching::MbsExplore{}, true);
+    const auto r =
+        simulate_entry(e, entry_model(e, reference), reference, base, batching::MbsExplore{}, true);
     std::vector<const search::CandidateResult*> sorted;
     for (const auto& row : r.outcome.rows)
       if (row.simulated) sorted.push_back(&row);
@@ -326,7 +338,7 @@ std::map<std::string, std::vector<Entry>> read_reference(const std::string& refe
   std::map<std::string, std::vector<Entry>> lists;
   for (const auto& key : kLists) lists[key] = read_list(root, key, reference);
   std::map<std::string, std::string> measured;  // a measured run's name -> its list
-  for (const auto& key : {"measurements", "input_bound_measurements", "older_measurements"})
+  for (const auto& key : kMeasuredLists)
     for (const auto& e : lists[key])
       if (const auto [it, fresh] = measured.emplace(e.name, key); !fresh)
         throw InputError(fmt::format("{}: measured run '{}' is in {} and in {}; a name is one run",
@@ -337,7 +349,7 @@ std::map<std::string, std::vector<Entry>> read_reference(const std::string& refe
   if (vm.count("only")) {
     const auto names = "," + vm["only"].as<std::string>() + ",";
     std::vector<std::string> known;
-    for (const auto& key : {"measurements", "input_bound_measurements", "older_measurements"})
+    for (const auto& key : kMeasuredLists)
       for (const auto& e : lists[key]) known.push_back(e.name);
     for (std::size_t a = 1, b = 0; a < names.size(); a = b + 1) {
       b = names.find(',', a);
@@ -347,7 +359,7 @@ std::map<std::string, std::vector<Entry>> read_reference(const std::string& refe
                                      vm["only"].as<std::string>(), name,
                                      did_you_mean(name, known)));
     }
-    for (const auto& key : {"measurements", "input_bound_measurements", "older_measurements"})
+    for (const auto& key : kMeasuredLists)
       std::erase_if(lists[key], [&](const Entry& e) {
         return names.find("," + e.name + ",") == std::string::npos;
       });

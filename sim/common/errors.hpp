@@ -16,6 +16,18 @@ class InputError : public std::runtime_error {
   std::vector<std::string> warnings;
 };
 
+// Runs `read`; an InputError it throws carries `warnings` (as they are then) before its own, so
+// the warnings a reading had collected are printed with the error they may explain.
+template <class Read>
+decltype(auto) carrying_warnings(const std::vector<std::string>& warnings, Read&& read) {
+  try {
+    return read();
+  } catch (InputError& e) {
+    e.warnings.insert(e.warnings.begin(), warnings.begin(), warnings.end());
+    throw;
+  }
+}
+
 // A valid input that a Cerebras platform rule refuses (MBS > P, explore outside
 // compile-only, microbatching with batch norm, ...). Exit status 2.
 class RuleError : public InputError {

@@ -369,13 +369,8 @@ static void read_model_into(ModelSpec& s, const YAML::Node& root, const std::str
 ModelSpec read_model_unchecked(const YAML::Node& root, const std::string& file,
                                std::optional<std::int64_t> seq_len) {
   ModelSpec s;
-  try {
-    read_model_into(s, root, file, seq_len);
-  } catch (InputError& e) {
-    // The warnings so far (a duplicate key, a misspelled one) may explain the error.
-    e.warnings.insert(e.warnings.begin(), s.warnings.begin(), s.warnings.end());
-    throw;
-  }
+  // The warnings so far (a duplicate key, a misspelled one) may explain an error.
+  carrying_warnings(s.warnings, [&] { read_model_into(s, root, file, seq_len); });
   return s;
 }
 
@@ -391,14 +386,9 @@ ModelSpec read_model(const YAML::Node& root, const std::string& file,
 ModelSpec load_model(const std::string& file, std::optional<std::int64_t> seq_len) {
   std::vector<std::string> duplicates;
   const YAML::Node root = io::load_modelzoo_yaml_file(file, duplicates);
-  try {
-    ModelSpec s = read_model(root, file, seq_len);
-    s.warnings.insert(s.warnings.begin(), duplicates.begin(), duplicates.end());
-    return s;
-  } catch (InputError& e) {
-    e.warnings.insert(e.warnings.begin(), duplicates.begin(), duplicates.end());
-    throw;
-  }
+  ModelSpec s = carrying_warnings(duplicates, [&] { return read_model(root, file, seq_len); });
+  s.warnings.insert(s.warnings.begin(), duplicates.begin(), duplicates.end());
+  return s;
 }
 
 }  // namespace csx::model

@@ -285,15 +285,10 @@ Scenario load_scenario(const std::string& file, const std::string& data_dir,
                        std::optional<std::int64_t> seq_len) {
   std::vector<std::string> duplicates;
   const YAML::Node root = load_modelzoo_yaml_file(file, duplicates);
-  try {
-    Scenario s = read_scenario(root, file, data_dir, seq_len);
-    s.warnings.insert(s.warnings.begin(), duplicates.begin(), duplicates.end());
-    return s;
-  } catch (InputError& e) {
-    // A duplicate key may explain the error: the warnings go with it.
-    e.warnings.insert(e.warnings.begin(), duplicates.begin(), duplicates.end());
-    throw;
-  }
+  Scenario s =
+      carrying_warnings(duplicates, [&] { return read_scenario(root, file, data_dir, seq_len); });
+  s.warnings.insert(s.warnings.begin(), duplicates.begin(), duplicates.end());
+  return s;
 }
 
 Scenario read_scenario(const YAML::Node& root_node, const std::string& file,

@@ -42,10 +42,15 @@ std::map<std::string, std::string> output_paths(const po::variables_map& vm,
   return paths;
 }
 
+std::vector<std::string> model_files(const model::ModelSpec& model) {
+  std::vector<std::string> files{model.source};
+  files.insert(files.end(), model.extends.begin(), model.extends.end());
+  return files;
+}
+
 void check_outputs_against_model(const po::variables_map& vm, const std::vector<std::string>& flags,
                                  const io::Scenario& scenario) {
-  std::vector<std::string> inputs{scenario.model.source};
-  inputs.insert(inputs.end(), scenario.model.extends.begin(), scenario.model.extends.end());
+  const auto inputs = model_files(scenario.model);
   for (const auto& f : flags)
     if (vm.count(f)) io::check_output_path(vm[f].as<std::string>(), "--" + f, inputs);
 }

@@ -44,8 +44,12 @@ namespace csx::cli {
     const po::variables_map& vm, const std::vector<std::string>& flags,
     const std::vector<std::string>& inputs);
 
-// Refuses (InputError, as output_paths) any output of `flags` that is the model file or a file
-// its model block extends (pretrain_params_path), once the scenario is loaded.
+// The files a model was read from: its file and those its model block extends
+// (pretrain_params_path).
+[[nodiscard]] std::vector<std::string> model_files(const model::ModelSpec& model);
+
+// Refuses (InputError, as output_paths) any output of `flags` that is one of the model's files
+// (model_files), once the scenario is loaded.
 void check_outputs_against_model(const po::variables_map& vm, const std::vector<std::string>& flags,
                                  const io::Scenario& scenario);
 

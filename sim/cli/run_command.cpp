@@ -164,8 +164,8 @@ int run_command(const Args& args) {
     throw InputError("--trace-max-events bounds --trace; without it it does nothing");
   const std::int64_t max_events = optional_count(*vm, "trace-max-events").value_or(kTraceMaxEvents);
   // Now that the model and platform files are known, none of them may be overwritten either.
-  std::vector<std::string> inputs{scenario_file, job.platform.source, scenario.model.source};
-  inputs.insert(inputs.end(), scenario.model.extends.begin(), scenario.model.extends.end());
+  auto inputs = model_files(scenario.model);
+  inputs.insert(inputs.end(), {scenario_file, job.platform.source});
   if (want_csv) io::check_output_path(csv, "--csv", inputs);
   if (want_trace) io::check_output_path(trace, "--trace", inputs);
   if (!json.empty()) io::check_output_path(json, "--json", inputs);

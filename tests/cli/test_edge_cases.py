@@ -323,6 +323,7 @@ print(json.dumps(out))
         memory, thr = json.loads(rr.stdout)
         check("MemoryX cannot hold the model" in memory["legends"] and
               "does not fit on-chip memory" not in memory["legends"], f"memory figure: {memory['legends']}")
+        check("chosen MBS" not in memory["legends"], f"memory figure, nothing chosen: {memory['legends']}")
         check("chosen MBS" not in thr["legends"] and any("nothing fits" in t for t in thr["texts"]),
               f"throughput where nothing fits: {thr}")
 

@@ -4,6 +4,8 @@
 
 #include <fmt/format.h>
 #include <algorithm>
+#include <cctype>
+#include <charconv>
 #include <cstdlib>
 #include <filesystem>
 #include <iostream>
@@ -14,6 +16,52 @@
 
 namespace csx::cli {
 
+namespace {
+
+// Whether a value token is another option: "-x" or "--x" that is not a number ("-5", "-1e3",
+// "-inf" stay values, for the parser of the flag to judge) and not "-" (standard output).
+bool looks_like_option(const std::string& token) {
+  if (token.size() < 2 || token[0] != '-') return false;
+  if (std::isdigit(static_cast<unsigned char>(token[1])) || token[1] == '.') return false;
+  double number = 0;
+  const auto [end, ec] = std::from_chars(token.data(), token.data() + token.size(), number);
+  return ec != std::errc() || end != token.data() + token.size();
+}
+
+InputError needs_value(const std::string& flag, const std::string& value) {
+  return InputError(
+      fmt::format("{} needs a value; got the option {}{}", flag, value,
+                  flag.starts_with("--")
+                      ? fmt::format(" (for a value that starts with -, write {}={})", flag, value)
+                      : std::string()));
+}
+
+// Boost takes the token after a value-taking option as its value when it is a long option
+// (`--json --quiet` would write a file named --quiet). Refuses such a value when it came as a
+// token of its own; `--json=--quiet` says it is meant.
+void refuse_options_as_values(const po::parsed_options& parsed) {
+  for (const auto& o : parsed.options) {
+    if (o.position_key >= 0 || o.original_tokens.size() < 2) continue;
+    for (const auto& value : o.value)
+      if (looks_like_option(value)) throw needs_value(o.original_tokens.front(), value);
+  }
+}
+
+// A known short option after a value-taking one (`--csv -q`) is refused by Boost as a missing
+// value, naming the option by its long name: the same message as above, with the tokens given.
+void refuse_missing_value(const Args& args, const po::options_description& desc,
+                          const std::string& name) {
+  const auto* wanted = name.starts_with("--") ? desc.find_nothrow(name.substr(2), false) : nullptr;
+  if (!wanted) return;
+  const std::string short_form =
+      wanted->canonical_display_name(po::command_line_style::allow_dash_for_short);
+  for (std::size_t i = 0; i + 1 < args.size(); ++i)
+    if ((args[i] == name || args[i] == short_form) && looks_like_option(args[i + 1]))
+      throw needs_value(args[i], args[i + 1]);
+}
+
+}  // namespace
+
 std::optional<po::variables_map> parse_options(
     const Args& args, const std::string& usage, po::options_description& desc,
     const po::positional_options_description* positional) {
@@ -21,12 +69,15 @@ std::optional<po::variables_map> parse_options(
   po::variables_map vm;
   static const po::positional_options_description none;
   // No guessing of abbreviated options: `--mode` must not be read as `--model`.
-  auto parser =
-      po::command_line_parser(args)
-          .options(desc)
-          .positional(positional ? *positional : none)
-          .style(po::command_line_style::default_style & ~po::command_line_style::allow_guessing);
+  const int style = po::command_line_style::default_style & ~po::command_line_style::allow_guessing;
+  auto parser = po::command_line_parser(args)
+                    .options(desc)
+                    .positional(positional ? *positional : none)
+                    .style(style);
   try {
+    // First without the positional arguments, which could be refused before an option's value
+    // (`-b --num-csx 2`: 2 would be one argument too many).
+    refuse_options_as_values(po::command_line_parser(args).options(desc).style(style).run());
     po::store(parser.run(), vm);
   } catch (const po::unknown_option& e) {
     std::vector<std::string> names;
@@ -36,9 +87,17 @@ std::optional<po::variables_map> parse_options(
                                  did_you_mean(given.substr(0, given.find('=')), names)));
   } catch (const po::too_many_positional_options_error&) {
     throw InputError(fmt::format("too many arguments: usage: {}", usage));
+  } catch (const po::invalid_command_line_syntax& e) {
+    if (e.kind() == po::invalid_command_line_syntax::missing_parameter)
+      refuse_missing_value(args, desc, e.get_option_name());
+    throw;
   }
   if (vm.count("help")) {
-    std::cout << "usage: " << usage << "\n\n" << desc << "\n";
+    std::cout << "usage: " << usage << "\n\n"
+              << desc
+              << "\nAn option's value is never another option (`--json --quiet` is refused); "
+                 "a value that\nstarts with - and is not a number (-5, -1e3) is given as "
+                 "--option=VALUE.\n";
     return std::nullopt;
   }
   try {

@@ -19,12 +19,12 @@ int merge_command(const Args& args) {
   std::string output;
   desc.add_options()("inputs", po::value(&inputs)->required()->multitoken(),
                      "sweep shards, run or plan CSVs")("output,o", po::value(&output)->required(),
-                                                       "merged CSV");
+                                                       "merged CSV (- for standard output)");
   po::positional_options_description pos;
   pos.add("inputs", -1);
   const auto vm = parse_options(args, "csxsim merge A.csv B.csv ... -o ALL.csv", desc, &pos);
   if (!vm) return 0;
-  io::check_output_path(output, "-o", inputs);
+  if (output != io::kStandardOutput) io::check_output_path(output, "-o", inputs);
   SweepTable table;
   std::optional<SweepIdentity> id;
   std::string grid, grid_file;  // the first shard's grid and file

@@ -220,8 +220,11 @@ int plan_command(const Args& args) {
       ("seq-len", po::value<std::string>(), "sequence length override (tokens)")
       ("platform-override", po::value<std::vector<std::string>>()->composing(),
        "[P:]KEY=VALUE (repeatable)")
-      ("csv", po::value<std::string>(), "write every evaluated candidate to this CSV")
-      ("json", po::value<std::string>(), "the same records as JSON, with units and the inputs")
+      ("csv", po::value<std::string>(),
+       "write every evaluated candidate to this CSV (- for standard output; the answer then goes "
+       "to standard error)")
+      ("json", po::value<std::string>(),
+       "the same records as JSON, with units and the inputs (- for standard output)")
       ("jobs,j", po::value<std::string>(), "simulation processes at once (default: one per CPU)")
       ("quiet,q", "print only the answer");
   // clang-format on
@@ -344,14 +347,19 @@ int plan_command(const Args& args) {
     if (vm->count("variant")) inputs["variants"] = (*vm)["variant"].as<std::vector<std::string>>();
     stage_results_json(files, json, inputs, planner.rows().render());
   }
-  if (!vm->count("quiet")) {
+  // With --csv - or --json -, standard output carries the data alone: no table, the answer on
+  // standard error.
+  const bool data_out = data_on_stdout(*vm);
+  std::FILE* answer_to = data_out ? stderr : stdout;
+  if (!vm->count("quiet") && !data_out) {
     print_table(planner, with_deadline ? deadline_s : kNever);
     fmt::print("\n");
   }
-  for (const auto& a : answers) fmt::print("{}\n", a);
+  for (const auto& a : answers) fmt::print(answer_to, "{}\n", a);
   if (best)
-    fmt::print("answer: {}\n", with_deadline ? fmt::format("smallest cluster: {}", summary(*best))
-                                             : fmt::format("fastest: {}", summary(*best)));
+    fmt::print(answer_to, "answer: {}\n",
+               with_deadline ? fmt::format("smallest cluster: {}", summary(*best))
+                             : fmt::format("fastest: {}", summary(*best)));
   files.commit();
   if (!best) {
     if (with_deadline)

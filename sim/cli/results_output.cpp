@@ -1,8 +1,14 @@
 // CSV text of a run; inputs and JSON of run, sweep and validate.
 #include "cli/results_output.hpp"
 
+#include <fcntl.h>
 #include <fmt/format.h>
+#include <unistd.h>
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
 #include <filesystem>
+#include <stdexcept>
 #include "common/errors.hpp"
 
 #include "report/atomic_file.hpp"
@@ -33,10 +39,19 @@ std::map<std::string, std::string> output_paths(const po::variables_map& vm,
   for (const auto& f : flags) {
     paths[f] = vm.count(f) ? vm[f].as<std::string>() : "";
     if (!vm.count(f)) continue;
+    // Of the outputs, --csv and --json may be standard output (data_on_stdout), one of them.
+    const bool to_stdout = paths[f] == io::kStandardOutput && (f == "csv" || f == "json");
+    if (paths[f] == io::kStandardOutput && !to_stdout)
+      io::check_output_path(paths[f], "--" + f, inputs);  // refuses "-"
     for (const auto& earlier : given)
-      if (same_path(paths[earlier], paths[f]))
+      if (to_stdout && paths[earlier] == io::kStandardOutput)
+        throw InputError(fmt::format(
+            "--{} - and --{} -: only one output can go to standard output; name a file for the "
+            "other",
+            earlier, f));
+      else if (same_path(paths[earlier], paths[f]))
         throw InputError(fmt::format("--{} and --{} name the same file {}", earlier, f, paths[f]));
-    io::check_output_path(paths[f], "--" + f, inputs);
+    if (!to_stdout) io::check_output_path(paths[f], "--" + f, inputs);
     given.push_back(f);
   }
   return paths;
@@ -52,7 +67,31 @@ void check_outputs_against_model(const po::variables_map& vm, const std::vector<
                                  const io::Scenario& scenario) {
   const auto inputs = model_files(scenario.model);
   for (const auto& f : flags)
-    if (vm.count(f)) io::check_output_path(vm[f].as<std::string>(), "--" + f, inputs);
+    if (vm.count(f) && vm[f].as<std::string>() != io::kStandardOutput)
+      io::check_output_path(vm[f].as<std::string>(), "--" + f, inputs);
+}
+
+bool data_on_stdout(const po::variables_map& vm) {
+  for (const auto* f : {"csv", "json"})
+    if (vm.count(f) && vm[f].as<std::string>() == io::kStandardOutput) return true;
+  return false;
+}
+
+SilencedStdout::SilencedStdout() {
+  std::fflush(stdout);
+  saved_ = ::dup(STDOUT_FILENO);
+  const int null = ::open("/dev/null", O_WRONLY);
+  if (saved_ < 0 || null < 0 || ::dup2(null, STDOUT_FILENO) < 0)
+    throw std::runtime_error(
+        fmt::format("cannot silence standard output: {}", std::strerror(errno)));
+  ::close(null);
+}
+
+SilencedStdout::~SilencedStdout() {
+  std::fflush(stdout);
+  std::clearerr(stdout);
+  ::dup2(saved_, STDOUT_FILENO);
+  ::close(saved_);
 }
 
 std::string run_csv_text(const std::vector<PassResult>& results) {

@@ -39,7 +39,8 @@ namespace csx::cli {
 
 // The output files of `flags` (e.g. {"csv", "json"}) as given, "" for a flag not given. Each
 // given one passes io::check_output_path against `inputs` (an empty name is refused) and no two
-// name one file. Throws InputError naming the flags.
+// name one file; --csv and --json may be io::kStandardOutput ("-"), not both. Throws InputError
+// naming the flags.
 [[nodiscard]] std::map<std::string, std::string> output_paths(
     const po::variables_map& vm, const std::vector<std::string>& flags,
     const std::vector<std::string>& inputs);
@@ -52,6 +53,23 @@ namespace csx::cli {
 // (model_files), once the scenario is loaded.
 void check_outputs_against_model(const po::variables_map& vm, const std::vector<std::string>& flags,
                                  const io::Scenario& scenario);
+
+// True when --csv or --json is "-": the data goes to standard output, so the command prints
+// no table there (as with --quiet); notices stay on standard error.
+[[nodiscard]] bool data_on_stdout(const po::variables_map& vm);
+
+// While alive, standard output goes to /dev/null (validate's report when its --csv or --json is
+// "-"); the destructor restores it. Throws std::runtime_error when the descriptors fail.
+class SilencedStdout {
+ public:
+  SilencedStdout();
+  SilencedStdout(const SilencedStdout&) = delete;
+  SilencedStdout& operator=(const SilencedStdout&) = delete;
+  ~SilencedStdout();
+
+ private:
+  int saved_ = -1;
+};
 
 // Stages the JSON twin of `csv_text` (a header line and rows) for `path` in `out` (README,
 // "JSON output"). Throws InputError when the file cannot be written.

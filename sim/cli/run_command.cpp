@@ -130,8 +130,10 @@ int run_command(const Args& args) {
   add_job_options(desc);
   // clang-format off
   desc.add_options()
-      ("csv", po::value<std::string>(), "write one row per candidate to this CSV file")
-      ("json", po::value<std::string>(), "write the CSV's records, units and inputs as JSON")
+      ("csv", po::value<std::string>(),
+       "write one row per candidate to this CSV file (- for standard output, then no table)")
+      ("json", po::value<std::string>(),
+       "write the CSV's records, units and inputs as JSON (- for standard output)")
       ("trace", po::value<std::string>(),
        "write a Chrome trace-event JSON of the chosen candidate's simulated steps")
       ("trace-systems", po::value<std::string>(),
@@ -166,16 +168,17 @@ int run_command(const Args& args) {
   // Now that the model and platform files are known, none of them may be overwritten either.
   auto inputs = model_files(scenario.model);
   inputs.insert(inputs.end(), {scenario_file, job.platform.source});
-  if (want_csv) io::check_output_path(csv, "--csv", inputs);
+  if (want_csv && csv != io::kStandardOutput) io::check_output_path(csv, "--csv", inputs);
   if (want_trace) io::check_output_path(trace, "--trace", inputs);
-  if (!json.empty()) io::check_output_path(json, "--json", inputs);
+  if (!json.empty() && json != io::kStandardOutput) io::check_output_path(json, "--json", inputs);
   const auto results = run_job(job);
 
   // A setting moved to a supported value is said on standard error, also with --quiet.
   for (const auto& r : results)
     if (!r.notice.empty())
       fmt::print(stderr, "notice: {} pass: {}\n", model::to_string(r.context.pass), r.notice);
-  const bool quiet = vm->count("quiet") > 0;
+  // With --csv - or --json -, standard output carries the data alone.
+  const bool quiet = vm->count("quiet") > 0 || data_on_stdout(*vm);
   if (!quiet) {
     print_job_header(stdout, job);
     for (const auto& r : results) print_pass(stdout, job, r);

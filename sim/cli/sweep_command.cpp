@@ -10,6 +10,7 @@
 #include <fstream>
 #include <iterator>
 #include <map>
+#include <optional>
 #include <set>
 
 #include "cli/amounts.hpp"
@@ -344,7 +345,7 @@ std::string run_points(const std::map<PointKey, Job>& pending, std::int64_t jobs
         }
         progress.update(++finished, key);
         const auto now = std::chrono::steady_clock::now();
-        if (now - last_write > std::chrono::seconds(1)) {
+        if (csv != io::kStandardOutput && now - last_write > std::chrono::seconds(1)) {
           io::write_file_atomically(csv, table.render());
           last_write = now;
         }
@@ -367,8 +368,10 @@ int sweep_command(const Args& args) {
   // clang-format off
   desc.add_options()
       ("csv", po::value(&csv)->required(),
-       "output CSV (rows sorted by platform, num_csx, batch_size)")
-      ("json", po::value<std::string>(), "also write the CSV's records, units and inputs as JSON")
+       "output CSV (rows sorted by platform, num_csx, batch_size); - for standard output, "
+       "written at the end, with no summary and no --resume")
+      ("json", po::value<std::string>(),
+       "also write the CSV's records, units and inputs as JSON (- for standard output)")
       ("jobs,j", po::value<std::string>(), "grid points simulated in parallel (default 1)")
       ("shard", po::value<std::string>(), "I/N: run only points with index % N == I")
       ("resume", "keep the finished points already in --csv and run the rest")
@@ -389,6 +392,12 @@ int sweep_command(const Args& args) {
         "sweep needs --num-csx LIST and --batch-size LIST (e.g. 1:16:x2 and "
         "264,528)");
   const std::string json = output_paths(*vm, {"csv", "json"}, {scenario_file})["json"];
+  // --csv is the checkpoint --resume reads; standard output gets the rows once, at the end.
+  const bool csv_to_stdout = csv == io::kStandardOutput;
+  if (csv_to_stdout && vm->count("resume"))
+    throw InputError(
+        "--csv - with --resume: --resume keeps the points of an existing --csv file, and "
+        "standard output is none; name a file");
   const auto num_csx = io::parse_value_list((*vm)["num-csx"].as<std::string>(), "--num-csx");
   const auto batches = io::parse_value_list((*vm)["batch-size"].as<std::string>(), "--batch-size");
   const std::int64_t jobs = read_jobs(*vm, "grid points").value_or(1);
@@ -417,11 +426,13 @@ int sweep_command(const Args& args) {
   SkipNotes refused;
   auto pending =
       grid_jobs(scenario, setups, num_csx, batches, shard, grid_id, processes_per_point, refused);
-  const OutputLock lock(csv, "--csv");  // held until the CSV is final
+  std::optional<OutputLock> lock;  // held until the CSV is final
+  if (!csv_to_stdout) lock.emplace(csv, "--csv");
   SweepTable table;
   if (vm->count("resume") && std::filesystem::exists(csv)) table = resume(csv, pending);
   const std::size_t kept = table.points.size(), total = pending.size() + kept;
-  const bool quiet = vm->count("quiet") > 0;
+  // With --csv - or --json -, standard output carries the data alone: no summary.
+  const bool quiet = vm->count("quiet") > 0 || data_on_stdout(*vm);
   Progress progress(total, kept, isatty(STDERR_FILENO) && !quiet);
   install_handlers();
   const std::string failure = run_points(pending, jobs, csv, table, progress, refused);
@@ -430,13 +441,20 @@ int sweep_command(const Args& args) {
   // --csv is the sweep's checkpoint: written as points finish and on an interruption, so that
   // --resume can go on (README, "Sweeps"); the finished sweep's CSV, JSON and summary land
   // together.
-  if (!failure.empty() || g_signal != 0) io::write_file_atomically(csv, table.render());
+  if ((!failure.empty() || g_signal != 0) && !csv_to_stdout)
+    io::write_file_atomically(csv, table.render());
   if (!failure.empty()) throw std::runtime_error(failure);
   if (g_signal != 0) {
-    fmt::print(stderr,
-               "csxsim: interrupted: {} of {} points finished and kept in {}; run again with "
-               "--resume to finish\n",
-               table.points.size(), total, csv);
+    if (csv_to_stdout)
+      fmt::print(stderr,
+                 "csxsim: interrupted: {} of {} points finished; --csv - writes nothing before "
+                 "the end\n",
+                 table.points.size(), total);
+    else
+      fmt::print(stderr,
+                 "csxsim: interrupted: {} of {} points finished and kept in {}; run again with "
+                 "--resume to finish\n",
+                 table.points.size(), total, csv);
     return 128 + g_signal;
   }
   io::OutputFiles files;

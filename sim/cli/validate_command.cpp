@@ -9,6 +9,7 @@
 #include <cmath>
 #include <filesystem>
 #include <map>
+#include <optional>
 
 #include "cli/commands.hpp"
 #include "cli/options.hpp"
@@ -423,8 +424,10 @@ int validate_command(const Args& args) {
       ("reference", po::value(&reference), "reference file (default platforms/calibration/measurements.yaml)")
       ("platform-override", po::value<std::vector<std::string>>()->composing(),
        "[PLATFORM:]KEY=VALUE, e.g. cs2:calibration.step_overhead_s=0.1 (repeatable)")
-      ("csv", po::value<std::string>(), "write one row per measured run to this CSV file")
-      ("json", po::value<std::string>(), "write the CSV's records, units and inputs as JSON")
+      ("csv", po::value<std::string>(),
+       "write one row per measured run to this CSV file (- for standard output, then no report)")
+      ("json", po::value<std::string>(),
+       "write the CSV's records, units and inputs as JSON (- for standard output)")
       ("only-platform", po::value<std::string>(), "check only the entries of this platform")
       ("only", po::value<std::string>(), "measured runs only, these names (comma-separated)")
       ("measurements-only", "skip the auto decisions, memory facts and preferences")
@@ -471,6 +474,9 @@ int validate_command(const Args& args) {
       base.platform_overrides.emplace_back(kv.substr(0, eq), kv.substr(eq + 1));
     }
   auto lists = read_reference(reference, *vm, base);
+  // With --csv - or --json -, standard output carries the data alone: the report goes nowhere.
+  std::optional<SilencedStdout> silenced;
+  if (data_on_stdout(*vm)) silenced.emplace();
   // Unknown override keys fail here, before anything is printed.
   for (const auto& name : {"cs2", "cs3"}) {
     auto p = platform::load_platform(name, data_dir());
@@ -503,6 +509,7 @@ int validate_command(const Args& args) {
   io::OutputFiles files;
   if (want_csv) files.stage(csv, text);
   if (!json.empty()) stage_results_json(files, json, validate_inputs(reference, *vm, base), text);
+  silenced.reset();
   files.commit();
   const int failed = mismatches + unfit + input_inconsistent;
   if (failed > 0) {

@@ -8,6 +8,7 @@
 #include <cstdio>
 #include <cstring>
 #include <filesystem>
+#include <stdexcept>
 
 #include "common/errors.hpp"
 
@@ -59,10 +60,10 @@ void check_output_path(const std::string& given, const std::string& flag,
   std::error_code ec;
   if (given.empty())
     throw InputError(fmt::format("{} '': an empty file name (the output path is empty)", flag));
-  if (given == "-")
+  if (given == kStandardOutput)
     throw InputError(
-        fmt::format("{} -: standard output is not an output file here; name a file "
-                    "(run prints its table on standard output)",
+        fmt::format("{} -: standard output is taken only by --csv, --json and merge's -o; name a "
+                    "file",
                     flag));
   const std::string path = real_target(given);
   if (fs::is_directory(path, ec))
@@ -114,12 +115,21 @@ OutputFiles::~OutputFiles() {
 }
 
 void OutputFiles::stage(const std::string& given, const std::string& content) {
+  if (given == kStandardOutput) {
+    if (to_stdout_) throw std::logic_error("two outputs staged for standard output");
+    to_stdout_ = content;
+    return;
+  }
   const std::string path = real_target(given);
   staged_.emplace_back(write_temporary(path, content), path);
 }
 
 void OutputFiles::commit() {
   try {
+    if (to_stdout_ && !to_stdout_->empty() &&
+        std::fwrite(to_stdout_->data(), 1, to_stdout_->size(), stdout) != to_stdout_->size())
+      throw StdoutError(fmt::format("cannot write to standard output: {}", std::strerror(errno)));
+    to_stdout_.reset();
     flush_stdout();
   } catch (const StdoutError& e) {
     throw StdoutError(fmt::format("{}; no output file was replaced", e.what()));

@@ -53,8 +53,8 @@ namespace csx::cli {
 void check_outputs_against_model(const po::variables_map& vm, const std::vector<std::string>& flags,
                                  const io::Scenario& scenario);
 
-// Stages the JSON twin of `csv_text` (a header line and rows) for `path` in `out` (README,
-// "JSON output"). Throws InputError when the file cannot be written.
+// Stages the JSON twin of `csv_text` (a header line and rows) for `path` in `out`
+// (docs/cli.md#json-output). Throws InputError when the file cannot be written.
 void stage_results_json(io::OutputFiles& out, const std::string& path,
                         const nlohmann::ordered_json& inputs, const std::string& csv_text);
 

@@ -1,5 +1,5 @@
-"""Layers depend one way (README, "Architecture"): every #include "dir/..." of a file under sim/
-names its own folder or a folder below it, and only sim/engine includes SimGrid."""
+"""Layers depend one way (docs/architecture.md#layers): every #include "dir/..." of a file under
+sim/ names its own folder or a folder below it, and only sim/engine includes SimGrid."""
 import os
 import re
 

@@ -25,7 +25,7 @@ double samples_per_s(const Evaluated& e) {
 }
 
 // " (close call: runner-up N within X%)" when the fastest other fitting candidate's step time is
-// within `threshold` of the chosen one's (README, "Microbatching rules"); empty otherwise.
+// within `threshold` of the chosen one's (docs/rules.md#microbatching-rules); empty otherwise.
 std::string close_call(const std::vector<Evaluated>& c, std::size_t chosen, double threshold) {
   std::optional<std::size_t> next;
   for (std::size_t i = 0; i < c.size(); ++i)

@@ -1,5 +1,5 @@
-// How none, an integer, explore and auto choose among evaluated candidates (README,
-// "Microbatching rules"). Pure rules on (MBS, fits, step time); the search feeds them.
+// How none, an integer, explore and auto choose among evaluated candidates
+// (docs/rules.md#microbatching-rules). Pure rules on (MBS, fits, step time); the search feeds them.
 #pragma once
 
 #include <cstdint>
@@ -37,7 +37,7 @@ struct Choice {
 // accumulation expected"). The decision of explore and auto marks a close call, "(close call:
 // runner-up N within X%)", when the fastest other fitting candidate's step time is within
 // `auto_min_speedup` of the chosen one's: below the 5-10 % run-to-run variation of real runs
-// (README, "Accuracy"), so either could win on hardware.
+// (docs/calibration.md#accuracy), so either could win on hardware.
 [[nodiscard]] Choice choose(const MbsSetting& setting, std::int64_t P,
                             const std::vector<Evaluated>& candidates, double auto_min_speedup);
 

@@ -1,7 +1,7 @@
 // Applies a micro_batch_size setting to a batch split, with the platform's rules.
 // Sources: Cerebras "Automatic microbatching" guide (nearest supported value with a warning;
 // MBS > per-system batch refused; explore only in compile_only mode and only for transformers;
-// no microbatching with batch normalization) and README, "Microbatching rules".
+// no microbatching with batch normalization) and docs/rules.md#microbatching-rules.
 #pragma once
 
 #include <cstdint>

@@ -69,7 +69,7 @@ int fail(int status, const std::string& message) {
 }
 
 // A full disk or a closed pipe on stdout must not pass for success: exit 2, for every command
-// and for --help and --version (README, "Exit status").
+// and for --help and --version (docs/cli.md#exit-statuses-and-error-messages).
 int finish(int status) {
   try {
     csx::io::flush_stdout();

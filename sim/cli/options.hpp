@@ -25,7 +25,7 @@ namespace csx::cli {
 
 // Where platforms/ and models/ live: $CSXSIM_DATA_DIR; else the tree the csxsim executable
 // sits in (its build folder's source tree, found from the executable, so a copied tree reads
-// its own); else the source tree it was built from (README, "Data folder").
+// its own); else the source tree it was built from (docs/cli.md#data-folder).
 [[nodiscard]] std::string data_dir();
 
 // A model argument: a path to a YAML file, or the stem of a file in models/ ("gpt3_xl").

@@ -90,13 +90,13 @@ class Planner {
 // miss and it, in ascending order, until one meets the deadline. Under `auto` the time to train
 // is not monotone in num_csx (the per-system batch, and with it the micro-batch size, changes
 // with every size), so bisecting there could skip the answer; only the sizes below the last
-// doubling miss are taken to miss without being evaluated (README, "Questions csxsim answers").
-// In the scan, sizes with the per-system batch P = ceil(B / N) of a smaller size that misses are
-// ruled out when it misses by more than auto's threshold: they run the same work on the fullest
-// system (same candidates, same memory) over a SwarmX tree at least as deep, so each candidate
-// takes at least as long, and auto's choice is within (1 + auto_min_speedup) of the fastest
-// candidate. Rules refuse sizes from some size on (e.g. B < N), so that edge is found by
-// bisection.
+// doubling miss are taken to miss without being evaluated
+// (docs/questions.md#questions-csxsim-answers). In the scan, sizes with the per-system batch P =
+// ceil(B / N) of a smaller size that misses are ruled out when it misses by more than auto's
+// threshold: they run the same work on the fullest system (same candidates, same memory) over a
+// SwarmX tree at least as deep, so each candidate takes at least as long, and auto's choice is
+// within (1 + auto_min_speedup) of the fastest candidate. Rules refuse sizes from some size on
+// (e.g. B < N), so that edge is found by bisection.
 struct SmallestSearch {
   std::optional<std::int64_t> num_csx;  // empty when no size meets the deadline
   std::int64_t last_doubling_miss = 0;  // 0 when size 1 was not a miss

@@ -71,8 +71,8 @@ class SilencedStdout {
   int saved_ = -1;
 };
 
-// Stages the JSON twin of `csv_text` (a header line and rows) for `path` in `out` (README,
-// "JSON output"). Throws InputError when the file cannot be written.
+// Stages the JSON twin of `csv_text` (a header line and rows) for `path` in `out`
+// (docs/cli.md#json-output). Throws InputError when the file cannot be written.
 void stage_results_json(io::OutputFiles& out, const std::string& path,
                         const nlohmann::ordered_json& inputs, const std::string& csv_text);
 

@@ -439,7 +439,7 @@ int sweep_command(const Args& args) {
   progress.finish();
   refused.finish();
   // --csv is the sweep's checkpoint: written as points finish and on an interruption, so that
-  // --resume can go on (README, "Sweeps"); the finished sweep's CSV, JSON and summary land
+  // --resume can go on (docs/sweeps.md#sweeps); the finished sweep's CSV, JSON and summary land
   // together.
   if ((!failure.empty() || g_signal != 0) && !csv_to_stdout)
     io::write_file_atomically(csv, table.render());

@@ -1,7 +1,7 @@
-// `csxsim validate`: every check of the reference file (README, "Accuracy"): measured runs of
-// current and older releases, what the real `auto` chose, micro-batch sizes that compiled on
-// real hardware, and which MBS real hardware preferred. --cross-validate hands the
-// leave-one-out refit to tools/calibrate.
+// `csxsim validate`: every check of the reference file (docs/calibration.md#accuracy): measured
+// runs of current and older releases, what the real `auto` chose, micro-batch sizes that compiled
+// on real hardware, and which MBS real hardware preferred. --cross-validate hands the leave-one-out
+// refit to tools/calibrate.
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 #include <sys/wait.h>

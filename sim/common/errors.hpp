@@ -36,7 +36,7 @@ class RuleError : public InputError {
 };
 
 // Standard output cannot be written (a full disk, /dev/full). Exit status 2, as bad input
-// is: the command's result did not reach the user (README, "Exit status").
+// is: the command's result did not reach the user (docs/cli.md#exit-statuses-and-error-messages).
 class StdoutError : public InputError {
  public:
   using InputError::InputError;

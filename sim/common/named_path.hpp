@@ -1,5 +1,5 @@
 // Where a path that a file names points: relative to the file that names it, never to the
-// working directory (README, "Files that name files"). One rule for every such path.
+// working directory (docs/cli.md#files-that-name-files). One rule for every such path.
 #pragma once
 
 #include <string>

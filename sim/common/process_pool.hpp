@@ -1,6 +1,6 @@
 // The one process pool: work in forked children, their text back through pipes. Serves the
-// engine (SimGrid allows one engine per process: README, "Execution model") and the sweep's
-// grid points.
+// engine (SimGrid allows one engine per process: docs/model.md#execution-model-weight-streaming)
+// and the sweep's grid points.
 #pragma once
 
 #include <cstddef>

@@ -1,4 +1,4 @@
-// Actors of the weight-streaming execution model (README, "Execution model").
+// Actors of the weight-streaming execution model (docs/model.md#execution-model-weight-streaming).
 #include "engine/actors.hpp"
 
 #include <fmt/format.h>

@@ -19,8 +19,8 @@ using plan::build_swarmx_tree;
 namespace {
 
 // CM02 with factors of 1, no cross-traffic and a huge TCP window: a link moves exactly its
-// bandwidth (LV08, the default, scales latency by 13.01 and bandwidth by 0.97; README, "Execution
-// model").
+// bandwidth (LV08, the default, scales latency by 13.01 and bandwidth by 0.97;
+// docs/model.md#execution-model-weight-streaming).
 const std::vector<std::string> kEngineArgs{
     "csxsim",
     "--log=root.thresh:critical",

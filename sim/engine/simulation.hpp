@@ -1,6 +1,6 @@
 // Public interface of the SimGrid engine. This header does not include SimGrid: callers hand
 // over a plan and get timings back. Each simulation runs in its own forked process, because
-// SimGrid's clock and platform are process-wide (README, "Execution model").
+// SimGrid's clock and platform are process-wide (docs/model.md#execution-model-weight-streaming).
 #pragma once
 
 #include <vector>

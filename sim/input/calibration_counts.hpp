@@ -1,6 +1,6 @@
 // How many current-release calibration runs each Model Zoo family and each platform has: the
-// `measurements` list of platforms/calibration/measurements.yaml (README, "Accuracy"). The
-// prediction intervals widen where these are few (model/prediction_interval.hpp).
+// `measurements` list of platforms/calibration/measurements.yaml (docs/calibration.md#accuracy).
+// The prediction intervals widen where these are few (model/prediction_interval.hpp).
 #pragma once
 
 #include <cstdint>

@@ -107,7 +107,7 @@ std::optional<std::string> family_in_name(const std::string& text) {
 
 // A decoder without a name: the closest family by the structure its keys give.
 // A decoder without a name: the closest family by the markers its keys carry (each family's
-// Release 2.3 config class and shipped configs; README, "Model Zoo families").
+// Release 2.3 config class and shipped configs; docs/modelzoo.md#model-zoo-files).
 std::string decoder_by_keys(const io::Block& m) {
   const auto str = [&](const char* k) { return m.get_string_opt(k).value_or(""); };
   const std::string pos = str("position_embedding_type"), nl = str("nonlinearity"),
@@ -216,8 +216,8 @@ Identified identify_family(const io::Block& m, const std::string& file, ModelSpe
   else if (auto bn = batch_norm_of(m))
     throw InputError(fmt::format(
         "{}: a network with batch normalization ({}) that is not a family csxsim models: "
-        "microbatching is not compatible with batch normalization (README, \"Microbatching "
-        "rules\"), and of such networks csxsim models ResNet-50 only",
+        "microbatching is not compatible with batch normalization "
+        "(docs/rules.md#microbatching-rules), and of such networks csxsim models ResNet-50 only",
         file, *bn));
   else
     throw InputError(fmt::format(
@@ -343,8 +343,8 @@ static void read_model_into(ModelSpec& s, const YAML::Node& root, const std::str
     throw InputError(fmt::format(
         "{}: model family '{}' is not modelled: {}{}", file, id.family, family->structure,
         bn ? fmt::format("; it also uses batch normalization ({}), and microbatching is not "
-                         "compatible with batch normalization (README, \"Microbatching "
-                         "rules\"): batch statistics need each system's whole batch in one "
+                         "compatible with batch normalization (docs/rules.md#microbatching-rules): "
+                         "batch statistics need each system's whole batch in one "
                          "pass, as layer-pipelined execution runs it",
                          *bn)
            : ""));

@@ -1,8 +1,8 @@
 // What csxsim knows of the Cerebras Model Zoo, as data (sim/input/modelzoo.json, compiled in):
 // every family of Releases R_1.7.0 and 2.3.0 to 2.10.0 and how it is modelled or why it is refused
-// (the README's family table), and the keys each family's model block and the dataloader blocks
-// accept, from the Model Zoo's config classes (each entry names its files) plus every key the
-// shipped configs of those releases use.
+// (the family table of docs/modelzoo.md#model-zoo-files), and the keys each family's model block
+// and the dataloader blocks accept, from the Model Zoo's config classes (each entry names its
+// files) plus every key the shipped configs of those releases use.
 #pragma once
 
 #include <cstdint>
@@ -17,7 +17,8 @@ struct Family {
   std::string name;           // Model Zoo model name (`model.name`) or folder
   Architecture architecture;  // how it is modelled
   bool modelled = true;       // false: refused with `structure` as the reason
-  std::string structure;      // what is modelled (README table), or the refusal reason
+  // What is modelled (the family table, docs/modelzoo.md#model-zoo-files), or the refusal reason.
+  std::string structure;
 };
 
 // All families, modelled and refused.

@@ -65,7 +65,7 @@ const std::vector<std::string> kSimulationKeys{"platform", "mode", "compile_only
 // `configs/` folder (transformers/tf/gpt3/configs/, vision/tf/unet/configs/, fc_mnist/tf/configs/).
 // Its batch_size is per system: the TF input functions of that tag
 // (modelzoo/common/tf/input/TfRecordsProcessor.py, utils.py transform_dataset) batch each
-// system's own input pipeline by it (README, "Model Zoo files").
+// system's own input pipeline by it (docs/modelzoo.md#model-zoo-files).
 bool tensorflow_layout(const std::string& file) {
   const auto path = std::filesystem::absolute(file).lexically_normal();
   bool tf = false;
@@ -380,7 +380,7 @@ Scenario read_scenario_unchecked(const YAML::Node& root_node, const std::string&
         s.warnings.push_back(fmt::format(
             "{} = {}: a TensorFlow file of the Model Zoo's R_1.7.0 layout sets the batch of each "
             "system (the Model Zoo's TF input functions batch every system's input pipeline by "
-            "it; README, \"Model Zoo files\"): the global batch is {} x num_csx",
+            "it; docs/modelzoo.md#model-zoo-files): the global batch is {} x num_csx",
             train->where("batch_size"), *s.batch_size, *s.batch_size));
     }
     if (auto eval = root.optional_child("eval_input")) {

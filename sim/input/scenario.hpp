@@ -27,11 +27,12 @@ struct Scenario {
   std::optional<std::int64_t> batch_size;       // train dataloader / train_input (samples)
   std::optional<std::int64_t> eval_batch_size;  // val dataloader / eval_input (samples)
   // The TensorFlow files of the Model Zoo's R_1.7.0 layout set batch_size (and the eval one) per
-  // system: the global batch is batch_size x num_csx (README, "Model Zoo files").
+  // system: the global batch is batch_size x num_csx (docs/modelzoo.md#model-zoo-files).
   bool batch_size_per_system = false;
-  // micro_batch_size for training and for eval; unset means auto. Precedence (README,
-  // "Microbatching rules"): ScopedTrainFlags / ScopedValidateFlags, then GlobalFlags, then the
-  // dataloader's micro_batch_size (train_dataloader / val_dataloader, or train_input / eval_input).
+  // micro_batch_size for training and for eval; unset means auto. Precedence
+  // (docs/rules.md#microbatching-rules): ScopedTrainFlags / ScopedValidateFlags, then GlobalFlags,
+  // then the dataloader's micro_batch_size (train_dataloader / val_dataloader, or train_input /
+  // eval_input).
   std::optional<batching::MbsSetting> train_micro_batch_size;
   std::optional<batching::MbsSetting> eval_micro_batch_size;
   std::string train_micro_batch_size_where;  // "file:line: key" of the setting, for messages
@@ -48,7 +49,7 @@ struct Scenario {
   Mode mode = Mode::kTrain;
   bool compile_only = false;
   std::int64_t simulated_steps = 2;
-  // auto keeps P unless a candidate is this much faster (README, "Microbatching rules": 3 %,
+  // auto keeps P unless a candidate is this much faster (docs/rules.md#microbatching-rules: 3 %,
   // between the gains of the recorded decisions that kept P and of those that left it).
   double auto_min_speedup = 0.03;
 };

@@ -1,4 +1,4 @@
-// How long a layer kernel runs on the wafer (README, "Compute model").
+// How long a layer kernel runs on the wafer (docs/model.md#compute-model).
 //
 // In weight-streaming mode a kernel is mapped over the whole wafer: the microbatch's tokens
 // stay distributed over the core grid, and each weight word streamed in is multicast along a

@@ -48,7 +48,7 @@ struct Layer {
   double kv_bytes = 0;           // of which the attention's K and V (what a token-chunked
                                  // recompute of the block must hold whole)
   // What stays of activation_bytes when everything is kept: the attention scores are
-  // recomputed in the attention kernel (README, "Memory model").
+  // recomputed in the attention kernel (docs/model.md#memory-model).
   [[nodiscard]] double kept_activation_bytes() const { return activation_bytes - score_bytes; }
   double recompute_flops = -1;  // FLOP per sample a recompute redoes (-1: forward_flops; less
                                 // when a frozen twin's forward is part of forward_flops)

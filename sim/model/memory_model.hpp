@@ -1,5 +1,5 @@
 // On-chip (SRAM) memory of one CS-X for a microbatch, the activation plan the compiler picks,
-// and the MemoryX capacity check. Pure functions (README, "Memory model").
+// and the MemoryX capacity check. Pure functions (docs/model.md#memory-model).
 //
 // Weights never live on the wafer (they stream in layer by layer); activations do (Cerebras,
 // "Weight Streaming Execution", training docs rel-2.10). What backward needs is kept, or
@@ -19,8 +19,9 @@
 // K and V (KV = 4 s kv bytes) whole, not its other activations. That is the hypothesis (the
 // compiler's real choice is not public) that admits every Model Zoo preset; it makes the
 // smallest footprint a few boundaries per sample.
-// The compiler is taken to pick the least recompute that fits (reference data: every shipped
-// Model Zoo MBS compiled, although no plan without recompute fits them).
+// The compiler is taken to pick the least recompute that fits (every shipped Model Zoo MBS
+// compiled, although no plan without recompute fits them: `csxsim validate`'s memory facts,
+// docs/model.md#memory-model).
 #pragma once
 
 #include <cstdint>

@@ -1,9 +1,9 @@
-// The 80 % prediction interval of a predicted rate (README, "Prediction intervals").
+// The 80 % prediction interval of a predicted rate (docs/calibration.md#prediction-intervals).
 //
 // In log space the error of a prediction ln(predicted / measured) is taken as normal with the
 // standard deviation `log_sd` of the grouped (leave-one-model-out) cross-validation's
-// out-of-sample residuals (README, "Accuracy"; platform key calibration.prediction_log_sd).
-// The interval is
+// out-of-sample residuals (docs/calibration.md#accuracy; platform key
+// calibration.prediction_log_sd). The interval is
 //   rate x exp(-/+ z x log_sd x w),  z = 1.2816 (two-sided 80 % of a standard normal),
 //   w = sqrt(1 + 1 / (n_family + 1) + 1 / (n_platform + 1)),
 // n_family and n_platform being the calibration runs of the model's Model Zoo family and of the

@@ -18,7 +18,7 @@ struct ResourceBusy {
 };
 // From a summarized result, in a fixed order: compute, CS-X I/O, SwarmX levels 1.., MemoryX
 // link, optimizer, and the step's fixed cost when it has one (a barrier nothing overlaps;
-// README, "Compute model").
+// docs/model.md#compute-model).
 [[nodiscard]] std::vector<ResourceBusy> resource_busy(const SimulationResult& r);
 
 // The busiest resource's name; those within 1 % of it are joined with " = " (the stock
@@ -26,8 +26,9 @@ struct ResourceBusy {
 [[nodiscard]] std::string bound_of(const std::vector<ResourceBusy>& busy);
 
 // Sets the streaming and reduce busy times (slowest link), each link's busy time (bytes /
-// bandwidth for its busier direction: links are split duplex, README "Execution model"; SwarmX
-// levels exist between SwarmX nodes, num_csx > fanout) and the bound of a finished result.
+// bandwidth for its busier direction: links are split duplex,
+// docs/model.md#execution-model-weight-streaming; SwarmX levels exist between SwarmX nodes, num_csx
+// > fanout) and the bound of a finished result.
 void summarize(const SimulationInput& input, SimulationResult& r);
 
 // Adds the step's fixed cost after the simulation: to the step time, and as a candidate bound.

@@ -27,7 +27,7 @@ struct RowContext {
   std::string grid;   // a sharded sweep's grid identity (8 hex digits), empty otherwise
 };
 
-// run, sweep and plan write the same columns (README, "CSV columns").
+// run, sweep and plan write the same columns (docs/cli.md#csv).
 [[nodiscard]] const std::vector<std::string>& csv_columns();
 [[nodiscard]] std::string csv_header();
 [[nodiscard]] std::string csv_row(const RowContext& ctx, const search::CandidateResult& c);

@@ -9,7 +9,7 @@
 
 namespace csx::io {
 
-// The unit of a column, from its name (the one table of units; README, "CSV columns"):
+// The unit of a column, from its name (the one table of units; docs/cli.md#csv):
 // "s" (*_s), "bytes" (*_bytes), "samples/s", "tokens/s", "fraction" (mfu, *_share),
 // "%" (*_pct), "samples" (batch sizes), "tokens", "systems", "microbatches", "steps",
 // "forward passes per block" (recompute_passes); "" for text, flags and unknown columns.

@@ -40,7 +40,7 @@ plan::SimulationInput plan_input(const SearchRequest& req, const CandidateResult
 void record(const SearchRequest& req, CandidateResult& c, plan::SimulationResult sim) {
   c.sim = std::move(sim);
   c.simulated = true;
-  // The training step's fixed cost (README, "Compute model") is a barrier nothing overlaps:
+  // The training step's fixed cost (docs/model.md#compute-model) is a barrier nothing overlaps:
   // it adds to the simulated step, and shows in a trace as an event after each step.
   if (req.pass == model::Pass::kTrain) {
     plan::add_step_overhead(c.sim, req.platform.step_overhead_s);

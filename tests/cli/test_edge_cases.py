@@ -1,4 +1,4 @@
-"""Edge cases a user hit (issue 24): plan's smallest cluster where the time to train is not
+"""Edge cases a user hit: plan's smallest cluster where the time to train is not
 monotone in num_csx; paths a file names, read relative to that file; paths that are not UTF-8;
 a command's outputs land together or not at all (a full file system, a full standard output);
 a full standard output is exit 2 for every command."""

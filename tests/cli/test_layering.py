@@ -1,4 +1,4 @@
-"""Layers depend one way (README, "Architecture"). The rules checked:
+"""Layers depend one way (docs/architecture.md#layers). The rules checked:
 
 * sim/: every #include of a file under sim/ (any depth, sim/python included) that names a sim/
   file ("dir/x.hpp" from the include root sim/, or a path relative to the including file,

@@ -1,12 +1,12 @@
 """Every model config of Model Zoo Releases 2.3.0 and 2.10.0 (../shared/modelzoo-corpus) and
 R_1.7.0 (../shared/modelzoo-r1.7.0, the TensorFlow and PyTorch trees), unchanged, through
 `describe --json` and `run --num-csx 1 --platform cs2`: each runs (exit 0, or 1 when nothing
-fits) or is refused for its family with the reason the README's family table gives. No file is
-refused for a key, a missing key or a family that "cannot be told", none is read as another
+fits) or is refused for its family with the reason the family table of
+docs/modelzoo.md#model-zoo-files gives. No file is refused for a key, a missing key or a family that "cannot be told", none is read as another
 family, and the parameter count of every named size agrees with its published figure within 2 %.
 R_1.7.0's TensorFlow files agree with the PyTorch files of the same shape, read their batch size
-per system, and follow pretrain_params_path. Without ../shared the test reports itself skipped
-(exit 77, ctest's SKIP_RETURN_CODE)."""
+per system, and follow pretrain_params_path. Without the corpora's folder (SHARED below) the
+test reports itself skipped (exit 77, ctest's SKIP_RETURN_CODE)."""
 import csv
 import json
 import os
@@ -23,7 +23,7 @@ CORPUS = os.path.join(SHARED, "modelzoo-corpus")  # Release_2.3.0/, Release_2.10
 R17 = os.path.join(SHARED, "modelzoo-r1.7.0")  # R_1.7.0: transformers/{tf,pytorch}/..., vision/...
 SKIP = 77  # tests/CMakeLists.txt: SKIP_RETURN_CODE
 
-# Families refused on purpose, with the fragment of their reason (README, "Model Zoo families").
+# Families refused on purpose, with the fragment of their reason (docs/modelzoo.md#model-zoo-files).
 REFUSED = {
     "layers_api_demo": "demonstration of the Model Zoo layers API",
     "linformer": "projects keys and values along the sequence",
@@ -245,12 +245,13 @@ with tempfile.TemporaryDirectory() as tmp:
     r = run("run", long, "--num-csx", 1, "--platform", "cs2", "--quiet")
     check(r.returncode in (0, 1), f"BERTSUM 1532: run exit {r.returncode}: {r.stderr}")
 
-# The README's family table names every family of the catalog.
+# The family table of docs/modelzoo.md names every family of the catalog.
 catalog = [f["name"] for f in json.load(open(os.path.join(ROOT, "sim/input/modelzoo.json")))["families"]]
-readme = open(os.path.join(ROOT, "README.md")).read()
-table = [l for l in readme.splitlines() if l.startswith("| `")]
+page = open(os.path.join(ROOT, "docs", "modelzoo.md")).read()
+page = page[page.index("\n## Model Zoo files\n"):]
+table = [l for l in page.splitlines() if l.startswith("| `")]
 for fam in catalog:
-    check(any(f"`{fam}`" in l for l in table), f"README's family table lacks {fam}")
+    check(any(f"`{fam}`" in l for l in table), f"docs/modelzoo.md's family table lacks {fam}")
 check(len(catalog) >= 30, f"{len(catalog)} families in the catalog")
 
 total = len(files)

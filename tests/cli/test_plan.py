@@ -1,5 +1,5 @@
-"""The planning questions (README, "Questions csxsim answers"), each answered by one command and
-checked against a hand calculation written here: steps from a token budget, the smallest cluster
+"""The planning questions (docs/questions.md#questions-csxsim-answers), each answered by one
+command and checked against a hand calculation written here: steps from a token budget, the smallest cluster
 that meets a deadline, several platforms and variants in one sweep, the limiting resource and its
 busy time, every platform key listed, rows that reproduce themselves, merge of run CSVs and of
 shards (one missing refused), and the sweep's closing summary."""
@@ -166,21 +166,26 @@ with tempfile.TemporaryDirectory() as d:
         csv.writer(f, lineterminator="\n").writerows([head, *keep])
     expect(["merge", cut, "-o", merged], 2, err_has=["no chosen row"])
 
-# 8. The README's "Questions csxsim answers": every `$ build/csxsim` command's output holds the
-# lines shown, in order ("..." skips; the elapsed time is not compared).
+# 8. docs/questions.md's "Questions csxsim answers" and the README's examples: every
+# `$ build/csxsim` command's output holds the lines shown, in order ("..." skips; the elapsed
+# time is not compared).
 import re
 import shlex
 import subprocess
 from clitest import CSXSIM
 
-readme = open("README.md").read()
-section = readme[readme.index("## Questions csxsim answers"):]
+questions = open("docs/questions.md").read()
+section = questions[questions.index("## Questions csxsim answers"):]
 section = section[:section.index("\n## ", 5)]
 blocks = re.findall(r"```\n(\$ build/csxsim .*?)```", section, re.S)
 check(len(blocks) >= 4, f"the section shows its commands ({len(blocks)} found)")
+readme_blocks = re.findall(r"```\n(\$ build/csxsim .*?)```", open("README.md").read(), re.S)
+check({b.split(" ")[2] for b in readme_blocks} == {"run", "sweep", "plan"},
+      f"the README shows one run, one sweep and one plan ({len(readme_blocks)} blocks)")
+blocks = [("docs/questions.md", b) for b in blocks] + [("README.md", b) for b in readme_blocks]
 norm = lambda line: re.sub(r"in [0-9.]+ s ->", "in T s ->", line.rstrip())
 with tempfile.TemporaryDirectory() as d:
-    for block in blocks:
+    for page, block in blocks:
         lines = block.splitlines()
         args = shlex.split(lines[0][2:])[1:]
         args = [os.path.join(d, a) if a.endswith(".csv") else a for a in args]
@@ -192,7 +197,7 @@ with tempfile.TemporaryDirectory() as d:
                 continue
             while pos < len(got) and got[pos] != want:
                 pos += 1
-            check(pos < len(got), f"README: `{lines[0]}` prints {want!r}")
+            check(pos < len(got), f"{page}: `{lines[0]}` prints {want!r}")
             pos += 1
 
 finish()

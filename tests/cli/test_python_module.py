@@ -1,6 +1,6 @@
 """The Python module against the CLI: the same run gives the same CSV bytes and records; an error
 raises csxsim.InputError with the CLI's message; --json of run, sweep and validate holds the
-CSV's rows; README's Python session runs."""
+CSV's rows; docs/python.md#python's session runs."""
 import contextlib
 import csv
 import io
@@ -18,7 +18,7 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(CSXSIM)), "pytho
 import csxsim  # noqa: E402  (build/python, next to the csxsim binary)
 
 SCENARIO = "scenarios/gpt3_xl_4x_cs2.yaml"
-# Typed independently of the program: the README's CSV columns by kind.
+# Typed independently of the program: the CSV columns of docs/cli.md#csv by kind.
 INTEGERS = {"num_csx", "batch_size", "per_system_batch_size", "seq_len", "tokens_per_step",
             "micro_batch_size", "num_microbatches", "steps"}
 TEXT = {"model", "platform", "overrides", "mode", "requested_micro_batch_size", "reason", "bound",
@@ -200,18 +200,17 @@ if pandas is not None:
     for c in ("step_time_s", "samples_per_s", "mfu", "mem_total_bytes"):
         check(df[c].tolist() == cli_df[c].tolist(), f"to_pandas {c} = pandas.read_csv's")
 
-# --- README's Python session -----------------------------------------------------------------
-readme = open(os.path.join(ROOT, "README.md")).read()
-section = readme.split("\n## Python\n", 1)[1].split("\n## ", 1)[0]
-blocks = re.findall(r"```python\n(.*?)```", section, re.S)
-check(len(blocks) == 1, f"README's Python section has one python block, found {len(blocks)}")
+# --- docs/python.md's session -----------------------------------------------------------------
+page = open(os.path.join(ROOT, "docs", "python.md")).read()
+blocks = re.findall(r"```python\n(.*?)```", page, re.S)
+check(len(blocks) == 1, f"docs/python.md has one python block, found {len(blocks)}")
 out = io.StringIO()
 try:
     with contextlib.redirect_stdout(out):
-        exec(compile(blocks[0], "README.md (Python)", "exec"), {})
+        exec(compile(blocks[0], "docs/python.md", "exec"), {})
 except Exception as e:  # noqa: BLE001  (any failure of the session is the test's failure)
-    check(False, f"README's Python session failed: {type(e).__name__}: {e}")
-check("refused: --micro-batch-size" in out.getvalue(), f"README session output:\n{out.getvalue()}")
+    check(False, f"docs/python.md's session failed: {type(e).__name__}: {e}")
+check("refused: --micro-batch-size" in out.getvalue(), f"docs/python.md session output:\n{out.getvalue()}")
 
 shutil.rmtree(tmp)
 # Wrong Python types are InputErrors with the option named, never a raw TypeError.

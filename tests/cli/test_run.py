@@ -61,7 +61,8 @@ with tempfile.TemporaryDirectory() as d:
         check(k == -(-528 // m), f"k for MBS {m}")
 
     # The 80 % interval of each rate: x / f to x f, f = exp(1.2816 x sd x w),
-    # w = sqrt(1 + 1/(n_family + 1) + 1/(n_platform + 1)) (README, "Prediction intervals").
+    # w = sqrt(1 + 1/(n_family + 1) + 1/(n_platform + 1))
+    # (docs/calibration.md#prediction-intervals).
     nf, np_ = calibration_runs("gpt3", "cs2")
     # The spread tools/calibrate --write put in the platform file, read from its text.
     sd = float(re.search(r"^\s*prediction_log_sd:\s*(\S+)", open("platforms/cs2.yaml").read(),

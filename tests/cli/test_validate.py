@@ -1,8 +1,8 @@
 """`csxsim validate` on the fit data (platforms/calibration/measurements.yaml): the recorded `auto`
 decisions, every memory fact fits, input-bound and older-release runs are reported apart, and
 `--cross-validate --group model` predicts each current-release run from a fit that never saw its
-model, with its 80 % interval. The thresholds are today's figures with a margin (README,
-"Accuracy"): a change that makes accuracy worse fails here."""
+model, with its 80 % interval. The thresholds are today's figures with a margin
+(docs/calibration.md#accuracy): a change that makes accuracy worse fails here."""
 import csv
 import os
 import re
@@ -12,8 +12,8 @@ from clitest import check, expect, finish
 
 with tempfile.TemporaryDirectory() as d:
     out = os.path.join(d, "validate.csv")
-    # The ESM-2 decision (the real auto picked 64 at 2048) is not matched yet (README,
-    # "Accuracy"), so validate exits 1 naming it; every other check holds.
+    # The ESM-2 decision (the real auto picked 64 at 2048) is not matched yet
+    # (docs/calibration.md#accuracy), so validate exits 1 naming it; every other check holds.
     r = expect(["validate", "--csv", out], 1, out_has=["MAPE", "auto decision", "memory facts"],
                err_has=["1 check failed"])
     rows = list(csv.DictReader(open(out)))
@@ -67,22 +67,22 @@ with tempfile.TemporaryDirectory() as d:
                   f"platforms/{plat}.yaml prediction_log_sd {sd and sd.group(1)} is the RMS {rms}")
         check(abs(sum(abs(e) for e in errs.values()) / max(1, len(errs)) - lomo) < 0.06,
               "printed MAPE matches the entries")
-        # Llama-2 on CS-3 and DiT-2B are the known outliers (README, "Accuracy"); every other
-        # model within 35 %.
+        # Llama-2 on CS-3 and DiT-2B are the known outliers (docs/calibration.md#accuracy); every
+        # other model within 35 %.
         others = {n: e for n, e in errs.items() if not n.startswith(("llama2-cs3", "dit-2b"))}
         check(max(abs(e) for e in others.values()) <= 35, f"an out-of-sample error beyond 35%: {others}")
         c = re.search(r"80% intervals: (\d+) of (\d+) out-of-sample", r.stdout)
         check(c and int(c.group(1)) >= 12, f"interval coverage: {c and c.group(0)}")
-        # The README's Accuracy block is this output, line for line, and its bold headline has
-        # the printed figures (no figure typed by hand).
-        readme = open("README.md").read()
-        check(f"leave-one-model-out MAPE {m.group(1)} %" in readme
-              and f"largest error {m.group(2).replace('-', '−')} %" in readme,
-              f"README's headline: MAPE {m.group(1)} %, largest {m.group(2)} %")
-        block = readme[readme.index("## Accuracy"):].split("```\n", 2)[1]
+        # docs/calibration.md's Accuracy block is this output, line for line, and its bold
+        # headline has the printed figures (no figure typed by hand).
+        page = open("docs/calibration.md").read()
+        check(f"leave-one-model-out MAPE {m.group(1)} %" in page
+              and f"largest error {m.group(2).replace('-', '−')} %" in page,
+              f"docs/calibration.md's headline: MAPE {m.group(1)} %, largest {m.group(2)} %")
+        block = page[page.index("## Accuracy"):].split("```\n", 2)[1]
         got = [l.rstrip() for l in r.stdout.splitlines()]
         for line in block.splitlines():
-            check(line.rstrip() in got, f"README Accuracy block: not printed: {line!r}")
+            check(line.rstrip() in got, f"docs/calibration.md Accuracy block: not printed: {line!r}")
 
     # Overrides reach the model: a slower wafer shows up as a large error.
     r = expect(["validate", "--measurements-only", "--only-platform", "cs2", "--platform-override",

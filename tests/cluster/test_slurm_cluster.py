@@ -28,7 +28,7 @@ SCEN = os.path.join(ROOT, "scenarios", "gpt3_175b_16x_cs2_explore.yaml")
 GRID = ["--num-csx", "1,2,4,8", "--batch-size", "64,128,256,512", "--micro-batch-size",
         "explore"]
 SHARDS = 4
-BUDGET_S = 170  # the whole test, package install included (the issue asks for 3 minutes)
+BUDGET_S = 170  # the whole test, package install included (the test's budget is 3 minutes)
 T0 = time.monotonic()
 failures = []
 timings = []

@@ -1,5 +1,6 @@
-// Microbatching rules: the worked examples of the Cerebras guide (README, "Microbatching rules"),
-// S(P) against brute force, resolution properties, rule checks.
+// Microbatching rules: the worked examples of the Cerebras guide
+// (docs/rules.md#microbatching-rules), S(P) against brute force, resolution properties, rule
+// checks.
 #include <gtest/gtest.h>
 
 #include <set>

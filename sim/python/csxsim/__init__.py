@@ -1,4 +1,4 @@
-"""csxsim from Python (README, "Python"): the CLI's commands, run in-process by the same C++
+"""csxsim from Python (docs/python.md#python): the CLI's commands, run in-process by the same C++
 code, with the same inputs as its flags. run, sweep and validate return a Result whose records
 are the rows of the CSV the CLI writes, with its column names and units.
 
@@ -194,8 +194,9 @@ def run(scenario, *, num_csx=None, batch_size=None, micro_batch_size=None, platf
         platform_override=None, jobs=None, trace=None):
     """csxsim run SCENARIO: each candidate of the MBS setting, simulated; returns a Result.
 
-    scenario: a scenario or Model Zoo params file. The options are run's flags (README,
-    "Commands"): micro_batch_size "auto" | "explore" | "none" | int | "MIN:MAX"; platform
+    scenario: a scenario or Model Zoo params file. The options are run's flags
+    (docs/cli.md#options-of-run-and-sweep): micro_batch_size "auto" | "explore" | "none" | int |
+    "MIN:MAX"; platform
     "cs2" | "cs3" | a file; mode "train" | "eval" | "train_and_eval"; platform_override
     {"KEY": value} or ["[P:]KEY=VALUE"]; trace: a path for the Chrome trace JSON.
     """

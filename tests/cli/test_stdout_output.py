@@ -1,4 +1,4 @@
-"""`--csv -` and `--json -` (README, "Commands"): the data on standard output is byte for byte the
+"""`--csv -` and `--json -` (docs/cli.md#options-of-run-and-sweep): the data on standard output is byte for byte the
 file the same command writes, alone there (no table, summary or report); notices stay on
 standard error; a failed standard output is exit 2."""
 import os

@@ -1,6 +1,6 @@
 // run_search with a fake simulator whose step times the test sets, and the choice rules
 // (batching::choose, batching::auto_extra_candidate) against the Cerebras "Automatic
-// Microbatching" guide and README, "Microbatching rules". Every expected value is worked out
+// Microbatching" guide and docs/rules.md#microbatching-rules. Every expected value is worked out
 // by hand in the comments.
 #include <gtest/gtest.h>
 
@@ -134,7 +134,7 @@ TEST(RunSearch, ExploreTieGoesToTheLargerSize) {
 }
 
 // auto for B = 99 on one system: P = 99 and the proper divisors greater than 1, 3, 9, 11, 33
-// (the real stack tried "3, 33, 9, 11" for 99; README, "Microbatching rules"). SRAM 9900
+// (the real stack tried "3, 33, 9, 11" for 99; docs/rules.md#microbatching-rules). SRAM 9900
 // bytes: 99 x 100 fits, so every candidate fits. 33 is the fastest, at 0.98 s against P's
 // 1.00 s: (1 / 0.98) / (1 / 1.00) - 1 = 2.04 %, not more than 3 %: auto keeps 99.
 TEST(RunSearch, AutoKeepsPUnderTheThreshold) {
@@ -247,7 +247,7 @@ TEST(AutoExtraCandidate, NoneWhenPFitsOrWithBatchNorm) {
   EXPECT_FALSE(batching::auto_extra_candidate(256, false, true, 64));
 }
 
-// choose() on the rules as README, "Microbatching rules" and the guide state them.
+// choose() on the rules as docs/rules.md#microbatching-rules and the guide state them.
 TEST(Choose, FixedAndNoneTakeTheirOneCandidate) {
   const auto fixed = batching::choose(MbsFixed{34}, 133, {{34, true, 2.0}}, 0.03);
   EXPECT_EQ(fixed.chosen, 0u);

@@ -15,19 +15,27 @@ StepPlan make_plan(const BatchSplit& split, std::int64_t mbs) {
   return StepPlan{split, mbs, num_microbatches(split.per_system_batch_size, mbs)};
 }
 
-std::vector<std::int64_t> StepPlan::microbatch_sizes(std::int64_t system_batch) const {
+std::int64_t StepPlan::microbatch_size(std::int64_t system_batch, std::int64_t j) const {
   const std::int64_t k = num_microbatches;
-  std::vector<std::int64_t> sizes(static_cast<std::size_t>(k), system_batch / k);
-  for (std::int64_t j = 0; j < system_batch % k; ++j) ++sizes[static_cast<std::size_t>(j)];
+  return system_batch / k + (j < system_batch % k ? 1 : 0);
+}
+
+std::vector<std::int64_t> StepPlan::microbatch_sizes(std::int64_t system_batch) const {
+  std::vector<std::int64_t> sizes;
+  sizes.reserve(static_cast<std::size_t>(num_microbatches));
+  for (std::int64_t j = 0; j < num_microbatches; ++j)
+    sizes.push_back(microbatch_size(system_batch, j));
   return sizes;
 }
 
 std::vector<std::pair<std::int64_t, std::int64_t>> StepPlan::microbatch_groups(
     std::int64_t system_batch) const {
-  const std::int64_t q = system_batch / num_microbatches, rem = system_batch % num_microbatches;
+  // Microbatches 0..rem-1 hold one sample more than the others.
+  const std::int64_t rem = system_batch % num_microbatches;
   std::vector<std::pair<std::int64_t, std::int64_t>> out;
-  if (rem > 0) out.emplace_back(q + 1, rem);
-  if (num_microbatches - rem > 0) out.emplace_back(q, num_microbatches - rem);
+  if (rem > 0) out.emplace_back(microbatch_size(system_batch, 0), rem);
+  if (num_microbatches - rem > 0)
+    out.emplace_back(microbatch_size(system_batch, num_microbatches - 1), num_microbatches - rem);
   return out;
 }
 

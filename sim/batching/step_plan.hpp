@@ -16,6 +16,9 @@ struct StepPlan {
   std::int64_t micro_batch_size = 0;  // MBS, a value of S(P) (samples)
   std::int64_t num_microbatches = 0;  // k = ceil(P / MBS)
 
+  // Samples in microbatch j (0 <= j < k) of a system holding `system_batch` samples: the
+  // balanced split, largest first. The one formula of the sizes; the forms below use it.
+  [[nodiscard]] std::int64_t microbatch_size(std::int64_t system_batch, std::int64_t j) const;
   // Microbatch sizes (samples) of a system holding `system_batch` samples; length k, sum
   // system_batch. A system with fewer samples than k gets empty (size 0) microbatches, which
   // still take part in the lock-step gradient reduction.

@@ -145,7 +145,6 @@ search::SearchRequest search_request(const Job& job, const Job::Pass& p) {
   req.seq_len = job.scenario.model.seq_len;
   req.simulated_steps = job.scenario.simulated_steps;
   req.record_trace = job.record_trace;
-  req.trace_systems = job.trace_systems;
   req.auto_min_speedup = job.scenario.auto_min_speedup;
   req.interval = job.interval;
   return req;
@@ -156,9 +155,17 @@ std::vector<PassResult> run_job(const Job& job) {
   for (const auto& p : job.passes) {
     const auto req = search_request(job, p);
     PassResult r;
-    r.outcome = search::run_search(req, [&job](const std::vector<engine::SimulationInput>& in) {
-      return engine::simulate_all(in, job.simulation_processes);
-    });
+    r.outcome = search::run_search(
+        req, [&job](const std::vector<engine::SimulationInput>& in, bool record_trace) {
+          engine::Options options;
+          if (record_trace) {
+            // One track per CS-X up to kTracedSystems; beyond, the fullest one and the picked.
+            options.record_trace = true;
+            options.representative = job.num_csx > engine::kTracedSystems;
+            if (options.representative) options.shown_systems = job.trace_systems;
+          }
+          return engine::simulate_all(in, options, job.simulation_processes);
+        });
     r.context.model = job.scenario.model.label;
     r.context.platform = job.platform_label;
     r.context.overrides = job.overrides_text;

@@ -4,8 +4,6 @@
 #include <fmt/format.h>
 #include <deque>
 
-#include "model/compute_model.hpp"
-
 namespace csx::engine {
 namespace s4u = simgrid::s4u;
 
@@ -13,39 +11,15 @@ namespace {
 
 int g_payload = 0;  // messages carry no data: every actor knows the schedule
 
-const std::string& layer_name(const Context& ctx, std::int64_t layer) {
-  return ctx.sched.input().costs.layers[static_cast<std::size_t>(layer)].name;
-}
-
-std::string pass_name(bool backward) {
-  return backward ? "bwd" : "fwd";
-}
-
 // Bytes a weight transfer moves (all its chunks).
 std::uint64_t weight_bytes(const StepSchedule& S, const WeightTransfer& w) {
   return static_cast<std::uint64_t>(S.chunks(w.layer)) * S.weight_chunk_bytes(w.layer, w.backward);
 }
 
-// "stream block.3 fwd mb 2": a weight transfer's event name.
-std::string transfer_name(const Context& ctx, const char* what, const WeightTransfer& w) {
-  return fmt::format("{} {} {} mb {}", what, layer_name(ctx, w.layer), pass_name(w.backward),
-                     w.microbatch);
-}
-
-// A weight transfer's trace arguments; `level` (SwarmX) when positive.
-plan::TraceArgs transfer_args(const Context& ctx, const WeightTransfer& w, std::int64_t step,
-                              std::int64_t level = 0) {
-  plan::TraceArgs args{{"layer", layer_name(ctx, w.layer)},
-                       {"pass", pass_name(w.backward)},
-                       {"microbatch", w.microbatch},
-                       {"step", step}};
-  if (level > 0) args.emplace_back("level", level);
-  return args;
-}
-
 }  // namespace
 
-Context::Context(const StepSchedule& schedule, const SwarmxTree& t) : sched(schedule), tree(t) {
+Context::Context(const StepSchedule& schedule, const SwarmxTree& t, ActivityListener& l)
+    : sched(schedule), tree(t), listener(l) {
   for (std::size_t n = 0; n < tree.nodes.size(); ++n) {
     weights_to_node.push_back(s4u::Mailbox::by_name(fmt::format("w:swarmx-{}", n)));
     auto& inboxes = grads_to_node.emplace_back();
@@ -59,30 +33,6 @@ Context::Context(const StepSchedule& schedule, const SwarmxTree& t) : sched(sche
   grads_to_memoryx = s4u::Mailbox::by_name("g:memoryx");
   updated = s4u::Semaphore::create(0);
   gradients_ready = s4u::Semaphore::create(0);
-}
-
-void Context::trace(std::string track, std::string name, const char* category, double start_s,
-                    plan::TraceArgs args) {
-  if (!tracing()) return;
-  result.trace.push_back({std::move(track), std::move(name), category, start_s,
-                          s4u::Engine::get_clock(), std::move(args), false});
-}
-
-void Context::trace_transfer(const std::string& track, std::string name, const char* category,
-                             double start_s, std::uint64_t bytes, plan::TraceArgs args) {
-  if (!tracing()) return;
-  const double end_s = s4u::Engine::get_clock();
-  args.emplace_back("bytes", static_cast<std::int64_t>(bytes));
-  trace(track, std::move(name), category, start_s, std::move(args));
-  const double rate = end_s > start_s ? static_cast<double>(bytes) / (end_s - start_s) : 0.0;
-  count(track + " bandwidth", start_s, {{"Bps", rate}});
-  count(track + " bandwidth", end_s, {{"Bps", 0.0}});
-}
-
-void Context::count(std::string counter, double time_s, plan::TraceArgs values) {
-  if (!tracing()) return;
-  result.trace.push_back(
-      {std::move(counter), "", "counter", time_s, time_s, std::move(values), true});
 }
 
 s4u::Mailbox* Context::grads_out_of_node(std::int64_t node) const {
@@ -115,9 +65,8 @@ void memoryx_streamer(Context& ctx) {
         comm->wait();
         if (first_start < 0) first_start = comm->get_start_time();
       }
-      if (ctx.tracing())
-        ctx.trace_transfer("memoryx stream", transfer_name(ctx, "stream", w), "weight streaming",
-                           first_start, weight_bytes(S, w), transfer_args(ctx, w, step));
+      ctx.listener.weights_streamed(w, step, first_start, s4u::Engine::get_clock(),
+                                    weight_bytes(S, w));
     }
   }
 }
@@ -159,19 +108,13 @@ void memoryx_optimizer(Context& ctx) {
       s4u::this_actor::execute(S.optimizer_parameters(layer));
       ++ctx.activities;
       work_s += S.optimizer_time_s(layer);
-      if (ctx.tracing())
-        ctx.trace("memoryx optimizer", fmt::format("optimizer {}", layer_name(ctx, layer)),
-                  "optimizer", t0,
-                  {{"layer", layer_name(ctx, layer)},
-                   {"parameters", static_cast<std::int64_t>(S.optimizer_parameters(layer))},
-                   {"step", step}});
+      ctx.listener.layer_updated(layer, step, t0, s4u::Engine::get_clock());
     }
     const double now = s4u::Engine::get_clock();
     ctx.result.step_end_s[static_cast<std::size_t>(step)] = now;
-    if (ctx.tracing())
-      ctx.trace("steps", fmt::format("step {}", step), "step",
-                step == 0 ? ctx.origin : ctx.result.step_end_s[static_cast<std::size_t>(step - 1)],
-                {{"step", step}});
+    ctx.listener.step_done(
+        step, step == 0 ? ctx.origin : ctx.result.step_end_s[static_cast<std::size_t>(step - 1)],
+        now);
     if (step == S.steps() - 1) ctx.result.optimizer_time_s = work_s;
     ctx.updated->release();
   }
@@ -187,7 +130,6 @@ void swarmx_broadcast(Context& ctx, std::int64_t node) {
     children.push_back(ctx.weights_to_system[static_cast<std::size_t>(s)]);
   auto* in = ctx.weights_to_node[static_cast<std::size_t>(node)];
   const std::int64_t per_step = S.weight_transfers_per_step(), total = per_step * S.steps();
-  const bool traced = ctx.tracing() && ctx.traced_node[static_cast<std::size_t>(node)];
   void* sink = nullptr;
   // Chunks are received one ahead of the one being forwarded (store and forward per chunk).
   auto next = in->get_async(&sink);
@@ -205,10 +147,8 @@ void swarmx_broadcast(Context& ctx, std::int64_t node) {
       ctx.activities += puts.size() + 1;
       s4u::Comm::wait_all(puts);
     }
-    if (traced)
-      ctx.trace_transfer(fmt::format("swarmx level {} broadcast", n.level),
-                         transfer_name(ctx, "broadcast", w), "broadcast", received,
-                         weight_bytes(S, w), transfer_args(ctx, w, t / per_step, n.level));
+    ctx.listener.weights_broadcast(node, w, t / per_step, received, s4u::Engine::get_clock(),
+                                   weight_bytes(S, w));
   }
 }
 
@@ -218,7 +158,6 @@ void swarmx_reduce(Context& ctx, std::int64_t node) {
   if (total == 0) return;
   const auto& inboxes = ctx.grads_to_node[static_cast<std::size_t>(node)];
   auto* out = ctx.grads_out_of_node(node);
-  const bool traced = ctx.tracing() && ctx.traced_node[static_cast<std::size_t>(node)];
   std::vector<void*> sinks(inboxes.size(), nullptr);
   auto post = [&] {
     std::vector<s4u::CommPtr> gets;
@@ -240,21 +179,9 @@ void swarmx_reduce(Context& ctx, std::int64_t node) {
       out->put(&g_payload, S.grad_chunk_bytes(layer));
       ++ctx.activities;
     }
-    if (traced) {
-      // Gradients leave after every microbatch, or only after the last one.
-      const std::int64_t k = S.num_microbatches();
-      const std::int64_t mb =
-          per_step == k * S.num_layers() ? (t % per_step) / S.num_layers() : k - 1;
-      const int level = ctx.tree.nodes[static_cast<std::size_t>(node)].level;
-      ctx.trace_transfer(fmt::format("swarmx level {} reduce", level),
-                         fmt::format("reduce {} mb {}", layer_name(ctx, layer), mb),
-                         "gradient reduce", summed,
-                         static_cast<std::uint64_t>(chunks) * S.grad_chunk_bytes(layer),
-                         {{"layer", layer_name(ctx, layer)},
-                          {"microbatch", mb},
-                          {"step", t / per_step},
-                          {"level", level}});
-    }
+    ctx.listener.gradients_reduced(node, t % per_step, t / per_step, summed,
+                                   s4u::Engine::get_clock(),
+                                   static_cast<std::uint64_t>(chunks) * S.grad_chunk_bytes(layer));
   }
 }
 
@@ -273,15 +200,11 @@ class CsxWorker {
         peak_(S_.input().platform.peak_flops),
         id_(ctx.tree.system_ids[static_cast<std::size_t>(system)]),
         measured_(system == 0),  // system 0 holds the most samples
-        traced_(ctx.tracing()),
-        track_(fmt::format("csx-{}", id_)),
         in_(ctx.weights_to_system[static_cast<std::size_t>(system)]),
-        grads_out_(ctx.grads_out_of_system(system)) {
-    if (traced_) prepare_sram_counter();
-  }
+        grads_out_(ctx.grads_out_of_system(system)) {}
 
   void run() {
-    if (traced_) count_sram(0);
+    ctx_.listener.system_started(id_, s4u::Engine::get_clock());
     while (posted_ < total_ && posted_ < S_.input().platform.weight_buffers) post();
     for (std::int64_t step = 0; step < S_.steps(); ++step) run_step(step);
     s4u::Comm::wait_all(last_grad_);
@@ -295,42 +218,6 @@ class CsxWorker {
     for (std::int64_t c = 0; c < S_.chunks(w.layer); ++c) group.push_back(in_->get_async(&sink_));
     ctx_.activities += group.size();
     ++posted_;
-  }
-
-  // SRAM in use: the memory model's fixed parts, plus the activations the microbatch holds,
-  // kept layer by layer in forward (each layer's share of the store-all activations) and
-  // released in backward; at the end of forward, mem_activations_bytes x samples / MBS.
-  void prepare_sram_counter() {
-    const auto& in = S_.input();
-    fixed_bytes_ =
-        in.memory.weight_buffers_bytes + in.memory.gradients_bytes + in.memory.workspace_bytes;
-    double total = 0;
-    for (const auto& layer : in.costs.layers) total += layer.activation_bytes;
-    const auto L = static_cast<double>(in.costs.layers.size());
-    double sum = 0;
-    for (const auto& layer : in.costs.layers) {
-      sum += total > 0 ? layer.activation_bytes : 1.0;
-      held_share_.push_back(sum / (total > 0 ? total : L));
-    }
-    held_share_.back() = 1.0;
-  }
-
-  void count_sram(double activations_bytes) {
-    ctx_.count(sram_counter(), s4u::Engine::get_clock(),
-               {{"bytes", fixed_bytes_ + activations_bytes}});
-  }
-
-  [[nodiscard]] std::string sram_counter() const { return "sram in use " + track_; }
-
-  // Activations held once a layer pass of a microbatch of `samples` samples is done.
-  [[nodiscard]] double activations_after(const WeightTransfer& w, std::int64_t samples) const {
-    const auto& in = S_.input();
-    const double all = in.memory.activations_bytes * static_cast<double>(samples) /
-                       static_cast<double>(in.plan.micro_batch_size);
-    const auto i = static_cast<std::size_t>(w.layer);
-    if (!S_.train()) return w.layer + 1 < S_.num_layers() ? all : 0.0;
-    if (!w.backward) return all * held_share_[i];
-    return i > 0 ? all * held_share_[i - 1] : 0.0;
   }
 
   void run_step(std::int64_t step) {
@@ -357,9 +244,7 @@ class CsxWorker {
       s4u::this_actor::execute(platform.microbatch_overhead_s * peak_);
       ++ctx_.activities;
       compute_ += platform.microbatch_overhead_s;
-      if (traced_)
-        ctx_.trace(track_, fmt::format("microbatch {} start", j), "overhead", t0,
-                   {{"system", id_}, {"microbatch", j}, {"samples", samples}, {"step", step}});
+      ctx_.listener.microbatch_started(id_, step, j, samples, t0, s4u::Engine::get_clock());
     }
     for (std::int64_t i = 0; i < per_mb_; ++i) run_kernel(j, i, samples, record);
     if (record) {
@@ -383,21 +268,7 @@ class CsxWorker {
     s4u::this_actor::execute(seconds * peak_);
     ++ctx_.activities;
     compute_ += seconds;
-    if (traced_) {
-      const auto& layer = S_.input().costs.layers[static_cast<std::size_t>(w.layer)];
-      ctx_.trace(track_, fmt::format("{} {} mb {}", pass_name(w.backward), layer.name, j),
-                 w.backward ? "backward" : "forward", t1,
-                 {{"system", id_},
-                  {"layer", layer.name},
-                  {"pass", pass_name(w.backward)},
-                  {"microbatch", j},
-                  {"samples", samples},
-                  {"step", step_},
-                  {"FLOPs", model::pass_flops(layer, static_cast<double>(samples), w.backward,
-                                              S_.input().recompute_passes)},
-                  {"weights wait s", t1 - t0}});
-      count_sram(activations_after(w, samples));
-    }
+    ctx_.listener.kernel_done(id_, w, step_, samples, t1, s4u::Engine::get_clock(), t1 - t0);
     if (posted_ < total_) post();
     if (w.backward && S_.sends_gradients(j)) {
       s4u::Comm::wait_all(last_grad_);
@@ -413,8 +284,7 @@ class CsxWorker {
   const std::int64_t k_, per_mb_, total_;
   const double peak_;
   const std::int64_t id_;  // index among the N systems (`system` is the simulated one's)
-  const bool measured_, traced_;
-  const std::string track_;
+  const bool measured_;
   s4u::Mailbox* in_;
   s4u::Mailbox* grads_out_;
   void* sink_ = nullptr;
@@ -423,8 +293,6 @@ class CsxWorker {
   std::vector<s4u::CommPtr> last_grad_;  // one gradient buffer
   double compute_ = 0, waiting_ = 0;     // this step's kernel and waiting seconds
   std::int64_t step_ = 0;
-  double fixed_bytes_ = 0;          // SRAM besides activations
-  std::vector<double> held_share_;  // activations held after each layer's forward (fraction)
 };
 
 }  // namespace

@@ -5,6 +5,7 @@
 #include <simgrid/s4u.hpp>
 #include <vector>
 
+#include "engine/activity_listener.hpp"
 #include "engine/simulation.hpp"
 #include "plan/step_schedule.hpp"
 #include "plan/swarmx_tree.hpp"
@@ -17,10 +18,12 @@ using plan::WeightTransfer;
 
 // State shared by the actors of one simulation (one process, one SimGrid engine).
 struct Context {
-  Context(const StepSchedule& schedule, const SwarmxTree& tree);
+  Context(const StepSchedule& schedule, const SwarmxTree& tree, ActivityListener& listener);
 
   const StepSchedule& sched;
   const SwarmxTree& tree;
+  // Told of every activity as it ends (a trace recorder, or nobody).
+  ActivityListener& listener;
   // Weights flow down: one inbox per SwarmX node and per CS-X.
   std::vector<simgrid::s4u::Mailbox*> weights_to_node;
   std::vector<simgrid::s4u::Mailbox*> weights_to_system;
@@ -36,20 +39,6 @@ struct Context {
   double origin = 0;  // engine clock when this simulation started
   SimulationResult result;
   std::uint64_t activities = 0;
-  // SwarmX nodes shown in a trace, one per level: those on system 0's path.
-  std::vector<bool> traced_node;
-
-  // Whether the timeline is recorded (names are formatted only then).
-  [[nodiscard]] bool tracing() const { return sched.input().record_trace; }
-  // An event on `track` from start_s to now.
-  void trace(std::string track, std::string name, const char* category, double start_s,
-             plan::TraceArgs args = {});
-  // A transfer of `bytes` from start_s to now: its event (with a "bytes" argument) and, on the
-  // counter "<track> bandwidth", its average rate (B/s) over the event, back to 0 at its end.
-  void trace_transfer(const std::string& track, std::string name, const char* category,
-                      double start_s, std::uint64_t bytes, plan::TraceArgs args);
-  // One sample of a counter at time_s.
-  void count(std::string counter, double time_s, plan::TraceArgs values);
   // The mailbox a node or system sends its gradients to.
   [[nodiscard]] simgrid::s4u::Mailbox* grads_out_of_node(std::int64_t node) const;
   [[nodiscard]] simgrid::s4u::Mailbox* grads_out_of_system(std::int64_t system) const;

@@ -1,4 +1,4 @@
-// Reduced inputs and the extension of their results (see the header for why they are exact).
+// Reduced runs and the extension of their results (see the header for why they are exact).
 #include "engine/exact_reductions.hpp"
 
 #include <algorithm>
@@ -11,7 +11,7 @@ bool same(double a, double b) {
   return std::fabs(a - b) <= kPeriodTolerance * std::fabs(b);
 }
 
-std::vector<std::pair<std::int64_t, std::int64_t>> groups_of(const SimulationInput& input) {
+plan::MicrobatchGroups groups_of(const SimulationInput& input) {
   return input.plan.microbatch_groups(input.plan.split.per_system_batch_size);
 }
 
@@ -54,38 +54,41 @@ bool extend_microbatches(const SimulationInput& input, SimulationResult& r) {
 
 }  // namespace
 
-bool reduces_steps(const SimulationInput& input) {
-  return input.reduce_steps && input.representative && !input.record_trace &&
-         input.pass == model::Pass::kTrain && input.simulated_steps > 1;
+bool reduces_steps(const EngineRun& run) {
+  const auto& o = run.options;
+  return o.reduce_steps && o.representative && !o.record_trace &&
+         run.input.pass == model::Pass::kTrain && run.input.simulated_steps > 1;
 }
 
-bool collapses_microbatches(const SimulationInput& input) {
-  if (!input.collapse_microbatches || !input.representative || input.record_trace ||
-      !input.microbatch_groups.empty())
+bool collapses_microbatches(const EngineRun& run) {
+  const auto& o = run.options;
+  if (!o.collapse_microbatches || !o.representative || o.record_trace ||
+      !run.system0_microbatches.empty())
     return false;
-  for (const auto& [size, count] : groups_of(input))
+  for (const auto& [size, count] : groups_of(run.input))
     if (count > kKeptPerGroup) return true;
   return false;
 }
 
-std::optional<SimulationInput> reduced_input(const SimulationInput& input) {
-  const bool steps = reduces_steps(input), microbatches = collapses_microbatches(input);
+std::optional<EngineRun> reduced_run(const EngineRun& run) {
+  const bool steps = reduces_steps(run), microbatches = collapses_microbatches(run);
   if (!steps && !microbatches) return std::nullopt;
-  SimulationInput reduced = input;
-  if (steps) reduced.simulated_steps = 1;
+  EngineRun reduced = run;
+  if (steps) reduced.input.simulated_steps = 1;
   if (microbatches)
-    for (const auto& [size, count] : groups_of(input))
-      reduced.microbatch_groups.emplace_back(size, std::min(count, kKeptPerGroup));
+    for (const auto& [size, count] : groups_of(run.input))
+      reduced.system0_microbatches.emplace_back(size, std::min(count, kKeptPerGroup));
   return reduced;
 }
 
-std::optional<SimulationResult> extend_result(SimulationInput& input, SimulationResult r) {
-  const bool steps = reduces_steps(input), microbatches = collapses_microbatches(input);
+std::optional<SimulationResult> extend_result(EngineRun& run, SimulationResult r) {
+  const bool steps = reduces_steps(run), microbatches = collapses_microbatches(run);
+  const SimulationInput& input = run.input;
   // The next step starts like the first one when system 0's first overhead ended before its
   // first layer's weights arrived (it waited for them), or when there is no overhead: from
   // that arrival on, both steps are the same.
   if (steps && input.platform.microbatch_overhead_s > 0 && !(r.first_weights_wait_s > 0)) {
-    input.reduce_steps = false;
+    run.options.reduce_steps = false;
     return std::nullopt;
   }
   // In a later step, system 0 starts waiting for its first weights when it ended the step
@@ -93,13 +96,13 @@ std::optional<SimulationResult> extend_result(SimulationInput& input, Simulation
   double boundary_wait = 0;
   if (steps) {
     if (r.microbatch_end_s.empty() || r.step_end_s.size() != 1) {
-      input.reduce_steps = false;
+      run.options.reduce_steps = false;
       return std::nullopt;
     }
     boundary_wait = r.step_end_s.front() - r.microbatch_end_s.back();
   }
   if (microbatches && !extend_microbatches(input, r)) {
-    input.collapse_microbatches = false;
+    run.options.collapse_microbatches = false;
     return std::nullopt;
   }
   if (steps) {
@@ -123,18 +126,17 @@ std::optional<SimulationResult> extend_result(SimulationInput& input, Simulation
 }
 
 std::vector<SimulationResult> simulate_reduced(
-    const std::vector<SimulationInput>& inputs,
-    const std::function<std::vector<SimulationResult>(const std::vector<SimulationInput>&)>&
-        simulate) {
-  std::vector<SimulationInput> current = inputs;
-  std::vector<SimulationResult> results(inputs.size());
-  std::vector<std::size_t> pending(inputs.size());
+    const std::vector<EngineRun>& runs,
+    const std::function<std::vector<SimulationResult>(const std::vector<EngineRun>&)>& simulate) {
+  std::vector<EngineRun> current = runs;
+  std::vector<SimulationResult> results(runs.size());
+  std::vector<std::size_t> pending(runs.size());
   for (std::size_t i = 0; i < pending.size(); ++i) pending[i] = i;
   while (!pending.empty()) {
-    std::vector<SimulationInput> round;
+    std::vector<EngineRun> round;
     std::vector<bool> reduced;
     for (const auto i : pending) {
-      auto r = reduced_input(current[i]);
+      auto r = reduced_run(current[i]);
       reduced.push_back(r.has_value());
       round.push_back(r ? std::move(*r) : current[i]);
     }

@@ -8,7 +8,9 @@
 #include "engine/actors.hpp"
 #include "engine/cluster_builder.hpp"
 #include "engine/engine_session.hpp"
+#include "engine/exact_reductions.hpp"
 #include "engine/simulation.hpp"
+#include "engine/trace_recorder.hpp"
 #include "plan/step_schedule.hpp"
 #include "plan/swarmx_tree.hpp"
 
@@ -41,15 +43,14 @@ namespace {
 
 // One plan on an already built cluster; every time is taken relative to this run's start.
 SimulationResult run_on(s4u::Engine& engine, const Cluster& cluster, const SwarmxTree& tree,
-                        const SimulationInput& input) {
+                        const EngineRun& run) {
+  const SimulationInput& input = run.input;
   if (input.simulated_steps < 1) throw std::invalid_argument("simulate at least one step");
-  const StepSchedule schedule(input);
-  Context ctx(schedule, tree);
+  const StepSchedule schedule(input, run.system0_microbatches);
+  ActivityListener nobody;
+  TraceRecorder recorder(schedule, tree);
+  Context ctx(schedule, tree, run.options.record_trace ? recorder : nobody);
   ctx.origin = s4u::Engine::get_clock();
-  ctx.traced_node.assign(tree.nodes.size(), false);
-  for (auto n = tree.system_parent.front(); n >= 0;
-       n = tree.nodes[static_cast<std::size_t>(n)].parent)
-    ctx.traced_node[static_cast<std::size_t>(n)] = true;
   ctx.result.step_end_s.assign(static_cast<std::size_t>(input.simulated_steps), 0.0);
 
   s4u::Actor::create("memoryx-streamer", cluster.memoryx, [&] { memoryx_streamer(ctx); });
@@ -80,22 +81,10 @@ SimulationResult run_on(s4u::Engine& engine, const Cluster& cluster, const Swarm
   for (auto& t : r.step_end_s) t -= ctx.origin;
   for (auto& t : r.microbatch_start_s) t -= ctx.origin;
   for (auto& t : r.microbatch_end_s) t -= ctx.origin;
-  for (auto& e : r.trace) {
-    e.start_s -= ctx.origin;
-    e.end_s -= ctx.origin;
-  }
   for (std::size_t s = 0; s < r.step_end_s.size(); ++s)
     if (!(r.step_end_s[s] > (s > 0 ? r.step_end_s[s - 1] : 0.0)))
       throw std::runtime_error("simulation ended without completing every step");
-  if (!schedule.train() && input.record_trace)
-    for (std::size_t s = 0; s < r.step_end_s.size(); ++s)
-      r.trace.push_back({"steps",
-                         fmt::format("step {}", s),
-                         "step",
-                         s == 0 ? 0.0 : r.step_end_s[s - 1],
-                         r.step_end_s[s],
-                         {{"step", static_cast<std::int64_t>(s)}},
-                         false});
+  if (run.options.record_trace) r.trace = recorder.take(ctx.origin, r.step_end_s);
   const auto last = r.step_end_s.size() - 1;
   r.step_time_s = r.step_end_s[last] - (last > 0 ? r.step_end_s[last - 1] : 0.0);
   r.end_time_s = r.step_end_s[last];
@@ -106,9 +95,9 @@ SimulationResult run_on(s4u::Engine& engine, const Cluster& cluster, const Swarm
 }  // namespace
 
 // A representative run's systems: system 0 (the fullest), then the picked ones in order.
-std::vector<std::int64_t> simulated_systems(const SimulationInput& input) {
+std::vector<std::int64_t> simulated_systems(const Options& options) {
   std::vector<std::int64_t> systems{0};
-  for (const auto s : input.shown_systems)
+  for (const auto s : options.shown_systems)
     if (std::find(systems.begin(), systems.end(), s) == systems.end()) systems.push_back(s);
   return systems;
 }
@@ -139,23 +128,24 @@ struct EngineSession::Impl {
   SwarmxTree tree;
   Cluster cluster;
 
-  explicit Impl(const SimulationInput& first)
+  explicit Impl(const EngineRun& first)
       : engine(&args.argc, args.argv.data()),
-        tree(first.representative
-                 ? build_swarmx_subtree(first.plan.split.num_csx, first.platform.swarmx_fanout,
-                                        simulated_systems(first))
-                 : build_swarmx_tree(first.plan.split.num_csx, first.platform.swarmx_fanout)),
-        cluster(build_cluster(first.platform, tree)) {
+        tree(first.options.representative ? build_swarmx_subtree(first.input.plan.split.num_csx,
+                                                                 first.input.platform.swarmx_fanout,
+                                                                 simulated_systems(first.options))
+                                          : build_swarmx_tree(first.input.plan.split.num_csx,
+                                                              first.input.platform.swarmx_fanout)),
+        cluster(build_cluster(first.input.platform, tree)) {
     sigint.restore();
   }
 };
 
-EngineSession::EngineSession(const SimulationInput& first) : impl_(std::make_unique<Impl>(first)) {}
+EngineSession::EngineSession(const EngineRun& first) : impl_(std::make_unique<Impl>(first)) {}
 
 EngineSession::~EngineSession() = default;
 
-SimulationResult EngineSession::run(const SimulationInput& input) {
-  return run_on(impl_->engine, impl_->cluster, impl_->tree, input);
+SimulationResult EngineSession::run(const EngineRun& run) {
+  return run_on(impl_->engine, impl_->cluster, impl_->tree, run);
 }
 
 }  // namespace csx::engine

@@ -110,8 +110,7 @@ std::vector<std::string> run_children(std::size_t count, int processes,
 // The inputs of one cluster shape: a process builds the engine and the platform, then forks one
 // child per share of the plans (plan i goes to share i % kShares), which simulates its plans one
 // after another. The shares do not depend on `processes`, so neither do the results.
-std::vector<SimulationResult> run_cluster(const std::vector<SimulationInput>& inputs,
-                                          int processes) {
+std::vector<SimulationResult> run_cluster(const std::vector<EngineRun>& inputs, int processes) {
   const std::size_t shares = std::min<std::size_t>(inputs.size(), kShares);
   const auto session = run_children(1, 1, [&](std::size_t) {
     EngineSession engine(inputs.front());
@@ -150,20 +149,21 @@ std::vector<SimulationResult> run_cluster(const std::vector<SimulationInput>& in
 
 // One engine per cluster shape (platform, num_csx, representative and shown systems), inputs
 // kept in order.
-std::vector<SimulationResult> run_grouped(const std::vector<SimulationInput>& inputs,
-                                          int processes) {
+std::vector<SimulationResult> run_grouped(const std::vector<EngineRun>& inputs, int processes) {
   std::vector<SimulationResult> out(inputs.size());
   std::vector<bool> done(inputs.size(), false);
   for (std::size_t i = 0; i < inputs.size(); ++i) {
     if (done[i]) continue;
     std::vector<std::size_t> members;
-    std::vector<SimulationInput> group;
+    std::vector<EngineRun> group;
     for (std::size_t j = i; j < inputs.size(); ++j) {
       const auto& a = inputs[i];
       const auto& b = inputs[j];
-      if (done[j] || a.representative != b.representative || a.shown_systems != b.shown_systems ||
-          a.plan.split.num_csx != b.plan.split.num_csx || a.platform.source != b.platform.source ||
-          a.platform.name != b.platform.name)
+      if (done[j] || a.options.representative != b.options.representative ||
+          a.options.shown_systems != b.options.shown_systems ||
+          a.input.plan.split.num_csx != b.input.plan.split.num_csx ||
+          a.input.platform.source != b.input.platform.source ||
+          a.input.platform.name != b.input.platform.name)
         continue;
       members.push_back(j);
       group.push_back(b);
@@ -184,20 +184,30 @@ int available_cpus() {
   return std::max(1, CPU_COUNT(&set));
 }
 
-std::vector<SimulationResult> simulate_all(const std::vector<SimulationInput>& inputs,
-                                           int processes) {
-  for (const auto& in : inputs)
-    if (in.simulated_steps < 2) throw std::invalid_argument("simulate at least two steps");
+std::vector<SimulationResult> simulate_all(const std::vector<Run>& runs, int processes) {
+  std::vector<EngineRun> engine_runs;
+  for (const auto& run : runs) {
+    if (run.input.simulated_steps < 2) throw std::invalid_argument("simulate at least two steps");
+    engine_runs.push_back({run.input, run.options, {}});
+  }
   if (processes <= 0) processes = available_cpus();
-  auto results = simulate_reduced(inputs, [processes](const std::vector<SimulationInput>& round) {
+  auto results = simulate_reduced(engine_runs, [processes](const std::vector<EngineRun>& round) {
     return run_grouped(round, processes);
   });
-  for (std::size_t i = 0; i < results.size(); ++i) plan::summarize(inputs[i], results[i]);
+  for (std::size_t i = 0; i < results.size(); ++i) plan::summarize(runs[i].input, results[i]);
   return results;
 }
 
-SimulationResult simulate(const SimulationInput& input) {
-  return simulate_all({input}).front();
+std::vector<SimulationResult> simulate_all(const std::vector<SimulationInput>& inputs,
+                                           const Options& options, int processes) {
+  std::vector<Run> runs;
+  runs.reserve(inputs.size());
+  for (const auto& input : inputs) runs.push_back({input, options});
+  return simulate_all(runs, processes);
+}
+
+SimulationResult simulate(const SimulationInput& input, const Options& options) {
+  return simulate_all({Run{input, options}}).front();
 }
 
 }  // namespace csx::engine

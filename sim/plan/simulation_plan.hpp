@@ -1,5 +1,6 @@
 // The plan a simulation takes and the timings it returns: plain data, no SimGrid, so the
-// search and the reports depend on these types and never on the engine.
+// search and the reports depend on these types and never on the engine. How the engine runs a
+// plan (its exact reductions, the trace) is not plan data: engine::Options.
 #pragma once
 
 #include <cstdint>
@@ -15,10 +16,6 @@
 
 namespace csx::plan {
 
-// Systems shown one track each in a trace; beyond, the fullest one (system 0) and those picked
-// (SimulationInput::shown_systems).
-inline constexpr std::int64_t kTracedSystems = 64;
-
 struct SimulationInput {
   model::ModelCosts costs;
   platform::PlatformSpec platform;
@@ -27,31 +24,8 @@ struct SimulationInput {
   std::int64_t seq_len = 0;          // tokens per sample
   std::int64_t simulated_steps = 2;  // >= 2; the last one is reported
   double recompute_passes = 0;       // forward passes of each trained block redone in backward
-  bool record_trace = false;
-  // Simulate one system per SwarmX level (the fullest) instead of all N: exact, because every
-  // system sees identical links and the others hold the same or fewer samples (tested against
-  // the full simulation). Off: all N systems and the whole tree.
-  bool representative = true;
-  // Collapse runs of identical microbatches (representative runs only): simulate at most 4 of
-  // each size, check that the last three last the same (the period), and add the period for
-  // the rest. Exact for the periodic steady state (tested against the full run); falls back to
-  // the full run when the period does not settle.
-  bool collapse_microbatches = true;
-  // Training, representative runs only: simulate one step and repeat it, when system 0 waited
-  // for its first layer's weights after its first microbatch's overhead (then every step
-  // starts from the same idle state; tested against the full run). Otherwise all steps are
-  // simulated.
-  bool reduce_steps = true;
-  // Representative runs: systems simulated besides system 0 (indices < num_csx), each with its
-  // own path through the SwarmX tree. Exact as the representative run is when each picked
-  // system is the fullest among its siblings (an engine test checks such a case); otherwise a
-  // pruned fuller sibling's gradients may be missing from the picked system's reduce.
-  std::vector<std::int64_t> shown_systems;
   // The candidate's on-chip memory (traces: the SRAM counter).
   model::MemoryBreakdown memory;
-  // Internal: microbatch sizes of system 0 as (size, count), replacing the plan's. Set by the
-  // collapse; empty means the plan's balanced sizes.
-  std::vector<std::pair<std::int64_t, std::int64_t>> microbatch_groups;
 };
 
 // A trace event's argument: a count, a quantity, or a name.

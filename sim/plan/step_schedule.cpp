@@ -3,20 +3,22 @@
 
 #include <algorithm>
 #include <cmath>
+#include <utility>
 
 #include "model/compute_model.hpp"
 
 namespace csx::plan {
 
-StepSchedule::StepSchedule(const SimulationInput& input)
+StepSchedule::StepSchedule(const SimulationInput& input, MicrobatchGroups system0_microbatches)
     : input_(input),
+      system0_(std::move(system0_microbatches)),
       num_layers_(static_cast<std::int64_t>(input.costs.layers.size())),
       k_(input.plan.num_microbatches),
       train_(input.pass == model::Pass::kTrain),
       steps_(input.simulated_steps) {
-  if (!input.microbatch_groups.empty()) {
+  if (!system0_.empty()) {
     k_ = 0;
-    for (const auto& g : input.microbatch_groups) k_ += g.second;
+    for (const auto& g : system0_) k_ += g.second;
   }
   for (const auto& L : input.costs.layers) {
     chunks_.push_back(std::max<std::int64_t>(
@@ -26,15 +28,14 @@ StepSchedule::StepSchedule(const SimulationInput& input)
 }
 
 std::int64_t StepSchedule::microbatch_samples(std::int64_t system, std::int64_t j) const {
-  if (system == 0 && !input_.microbatch_groups.empty()) {
-    for (const auto& [size, count] : input_.microbatch_groups) {
+  if (system == 0 && !system0_.empty()) {
+    for (const auto& [size, count] : system0_) {
       if (j < count) return size;
       j -= count;
     }
     return 0;
   }
-  const std::int64_t batch = input_.plan.split.batch_of(system);
-  return batch / k_ + (j < batch % k_ ? 1 : 0);
+  return input_.plan.microbatch_size(input_.plan.split.batch_of(system), j);
 }
 
 std::int64_t StepSchedule::chunks(std::int64_t layer) const {

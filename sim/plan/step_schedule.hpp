@@ -8,6 +8,7 @@
 #pragma once
 
 #include <cstdint>
+#include <utility>
 #include <vector>
 
 #include "plan/simulation_plan.hpp"
@@ -20,9 +21,14 @@ struct WeightTransfer {
   bool backward = false;
 };
 
+// Microbatch sizes as (size, count) runs, largest first (batching::StepPlan::microbatch_groups).
+using MicrobatchGroups = std::vector<std::pair<std::int64_t, std::int64_t>>;
+
 class StepSchedule {
  public:
-  explicit StepSchedule(const SimulationInput& input);
+  // `system0_microbatches`, when not empty, replaces system 0's microbatches (and so k): the
+  // engine's collapse of identical microbatches (engine/exact_reductions.hpp).
+  explicit StepSchedule(const SimulationInput& input, MicrobatchGroups system0_microbatches = {});
 
   [[nodiscard]] std::int64_t num_layers() const { return num_layers_; }
   [[nodiscard]] std::int64_t num_microbatches() const { return k_; }
@@ -41,7 +47,7 @@ class StepSchedule {
   // Bytes of a gradient chunk: none for a frozen layer (it has no gradient to send).
   [[nodiscard]] std::uint64_t grad_chunk_bytes(std::int64_t layer) const;
 
-  // Samples in microbatch j of a system (balanced sizes, largest first, or the override).
+  // Samples in microbatch j of a system (batching::StepPlan::microbatch_size, or the override).
   [[nodiscard]] std::int64_t microbatch_samples(std::int64_t system, std::int64_t j) const;
 
   // True when gradients leave the wafer after microbatch j.
@@ -62,6 +68,7 @@ class StepSchedule {
 
  private:
   const SimulationInput& input_;
+  MicrobatchGroups system0_;
   std::int64_t num_layers_;
   std::int64_t k_;
   bool train_;

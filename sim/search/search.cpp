@@ -103,7 +103,7 @@ SearchOutcome run_search(const SearchRequest& req, const Simulator& simulate) {
     inputs.push_back(plan_input(req, out.rows.back()));
     simulated_rows.push_back(out.rows.size() - 1);
   }
-  auto sims = inputs.empty() ? std::vector<plan::SimulationResult>{} : simulate(inputs);
+  auto sims = inputs.empty() ? std::vector<plan::SimulationResult>{} : simulate(inputs, false);
   for (std::size_t i = 0; i < simulated_rows.size(); ++i)
     record(req, out.rows[simulated_rows[i]], std::move(sims[i]));
   out.simulations = static_cast<int>(simulated_rows.size());
@@ -118,15 +118,8 @@ SearchOutcome run_search(const SearchRequest& req, const Simulator& simulate) {
   if (!out.chosen) return out;
   auto& chosen = out.rows[*out.chosen];
   chosen.chosen = true;
-  if (req.record_trace) {
-    // The chosen row comes from the simulation that records its timeline (in full: one track
-    // per CS-X up to kTracedSystems; beyond, the fullest one and the picked ones).
-    auto in = plan_input(req, chosen);
-    in.record_trace = true;
-    in.representative = req.split.num_csx > plan::kTracedSystems;
-    if (in.representative) in.shown_systems = req.trace_systems;
-    record(req, chosen, std::move(simulate({in}).front()));
-  }
+  if (req.record_trace)  // the chosen row comes from the simulation that records its timeline
+    record(req, chosen, std::move(simulate({plan_input(req, chosen)}, true).front()));
   return out;
 }
 

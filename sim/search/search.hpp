@@ -43,9 +43,7 @@ struct SearchRequest {
   model::Pass pass = model::Pass::kTrain;
   std::int64_t seq_len = 0;
   std::int64_t simulated_steps = 2;
-  bool record_trace = false;  // the chosen row comes from a simulation recording its timeline
-  // Traces beyond kTracedSystems systems: systems shown besides system 0 (each < num_csx).
-  std::vector<std::int64_t> trace_systems;
+  bool record_trace = false;       // the chosen row comes from a simulation recording its timeline
   double auto_min_speedup = 0.03;  // batching::choose
   model::IntervalBasis interval;   // of every simulated row's prediction interval
 };
@@ -57,9 +55,10 @@ struct SearchOutcome {
   int simulations = 0;
 };
 
-// Simulates a batch of plans; results in input order.
-using Simulator =
-    std::function<std::vector<plan::SimulationResult>(const std::vector<plan::SimulationInput>&)>;
+// Simulates a batch of plans, recording their timelines when asked (the caller decides how:
+// which systems a trace shows); results in input order.
+using Simulator = std::function<std::vector<plan::SimulationResult>(
+    const std::vector<plan::SimulationInput>& inputs, bool record_trace)>;
 
 // The micro-batch sizes run_search evaluates (and writes a row for), descending: the
 // resolution's candidates and, under auto, its extra candidate (batching::auto_extra_candidate).

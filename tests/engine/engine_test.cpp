@@ -18,6 +18,23 @@ using test::uniform_model;
 
 namespace {
 
+// Engine options: representative or all systems, collapsed microbatches or not.
+engine::Options options(bool representative, bool collapse) {
+  engine::Options o;
+  o.representative = representative;
+  o.collapse_microbatches = collapse;
+  return o;
+}
+
+// A traced run: all systems, or representative with picked systems.
+engine::Options traced(bool representative, std::vector<std::int64_t> shown) {
+  engine::Options o;
+  o.representative = representative;
+  o.record_trace = true;
+  o.shown_systems = std::move(shown);
+  return o;
+}
+
 constexpr double kHuge = 1e30;
 
 // A platform with every rate and bandwidth infinite and no overheads; tests switch one on.
@@ -194,10 +211,8 @@ TEST(Engine, RepresentativeEqualsFullSimulation) {
                         Case{70, 17, 2, model::Pass::kTrain}, Case{23, 6, 1, model::Pass::kTrain},
                         Case{50, 7, 4, model::Pass::kEval}}) {
     auto in = input_for(c, p, t.B, t.N, t.mbs, t.pass);
-    in.representative = false;
-    const auto full = engine::simulate(in);
-    in.representative = true;
-    const auto rep = engine::simulate(in);
+    const auto full = engine::simulate(in, options(false, true));
+    const auto rep = engine::simulate(in, options(true, true));
     EXPECT_LT(rel(rep.step_time_s, full.step_time_s), 1e-9) << t.B << " " << t.N;
     EXPECT_LT(rel(rep.compute_time_s, full.compute_time_s), 1e-9);
     EXPECT_LT(rep.activities, full.activities);
@@ -211,12 +226,8 @@ TEST(Engine, PickedSystemsKeepTheirFullTimeline) {
   const auto c = uniform_model(5, 3e8, 4e9);
   for (const auto pass : {model::Pass::kTrain, model::Pass::kEval}) {
     auto in = input_for(c, p, 70, 17, 2, pass);  // systems 0-1 hold 5 samples, 2-16 hold 4
-    in.record_trace = true;
-    in.representative = false;
-    const auto full = engine::simulate(in);
-    in.representative = true;
-    in.shown_systems = {3, 16};
-    const auto picked = engine::simulate(in);
+    const auto full = engine::simulate(in, traced(false, {}));
+    const auto picked = engine::simulate(in, traced(true, {3, 16}));
     EXPECT_LT(rel(picked.step_time_s, full.step_time_s), 1e-9);
     for (const std::string track : {"csx-0", "csx-3", "csx-16"}) {
       std::vector<std::pair<double, double>> a, b;
@@ -258,10 +269,8 @@ TEST(Engine, CollapsedMicrobatchesEqualTheFullRun) {
         Case{4e9, 50, 1, 2, model::Pass::kTrain, platform::GradientAccumulation::kWafer}}) {
     p.gradient_accumulation = t.acc;
     auto in = input_for(uniform_model(4, 3e8, t.f), p, t.B, t.N, t.mbs, t.pass);
-    in.collapse_microbatches = false;
-    const auto full = engine::simulate(in);
-    in.collapse_microbatches = true;
-    const auto fast = engine::simulate(in);
+    const auto full = engine::simulate(in, options(true, false));
+    const auto fast = engine::simulate(in, options(true, true));
     EXPECT_LT(rel(fast.step_time_s, full.step_time_s), 1e-9) << t.B << "/" << t.mbs;
     EXPECT_LT(rel(fast.compute_time_s, full.compute_time_s), 1e-9) << t.B << "/" << t.mbs;
     EXPECT_LT(std::fabs(fast.exposed_stream_time_s - full.exposed_stream_time_s),

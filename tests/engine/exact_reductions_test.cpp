@@ -23,12 +23,15 @@ using test::uniform_model;
 
 namespace {
 
-engine::SimulationInput full_of(engine::SimulationInput in) {
-  in.representative = false;
-  in.collapse_microbatches = false;
-  in.reduce_steps = false;
-  return in;
+// No reduction at all.
+engine::Options reductions(bool representative, bool collapse, bool steps) {
+  engine::Options o;
+  o.representative = representative;
+  o.collapse_microbatches = collapse;
+  o.reduce_steps = steps;
+  return o;
 }
+const engine::Options kFull = reductions(false, false, false);
 
 // The reduced result equals the full one: step and compute time to 1e-9 relative, the exposed
 // wait to 1e-9 of the step, the same bound; and fewer activities were simulated.
@@ -81,15 +84,14 @@ TEST(ExactReductions, ShippedScenariosEqualTheFullSimulation) {
       in.plan = batching::make_plan(split, mbs_with_about(split.per_system_batch_size, 7));
       in.seq_len = scenario.model.seq_len;
       // Reduced, full, and representative only (to see that the other reductions engaged).
-      auto representative_only = full_of(in);
+      engine::Options representative_only = kFull;
       representative_only.representative = true;
-      std::vector<engine::SimulationInput> inputs{in, full_of(in), representative_only};
+      std::vector<engine::Run> runs{{in, {}}, {in, kFull}, {in, representative_only}};
       if (entry.path().stem() == "bert_large_msl128_1x_cs2") {
         in.pass = model::Pass::kEval;
-        representative_only.pass = model::Pass::kEval;
-        inputs.insert(inputs.end(), {in, full_of(in), representative_only});
+        runs.insert(runs.end(), {{in, {}}, {in, kFull}, {in, representative_only}});
       }
-      const auto r = engine::simulate_all(inputs);
+      const auto r = engine::simulate_all(runs);
       for (std::size_t i = 0; i < r.size(); i += 3) {
         const std::string what = fmt::format("{} B={} N={} MBS={} {}", entry.path().stem().string(),
                                              B, N, in.plan.micro_batch_size, i / 3);
@@ -133,12 +135,12 @@ TEST(ExactReductions, EachReductionAloneEqualsTheFullRun) {
     none.plan = batching::make_plan(batching::split_batch(t.B, t.N), t.mbs);
     none.seq_len = 1000;
     none.simulated_steps = 3;
-    none.collapse_microbatches = false;
-    none.reduce_steps = false;
-    auto steps_only = none, microbatches_only = none;
+    const engine::Options no_reduction = reductions(true, false, false);
+    auto steps_only = no_reduction, microbatches_only = no_reduction;
     steps_only.reduce_steps = true;
     microbatches_only.collapse_microbatches = true;
-    const auto r = engine::simulate_all({none, steps_only, microbatches_only, full_of(none)});
+    const auto r = engine::simulate_all(
+        {{none, no_reduction}, {none, steps_only}, {none, microbatches_only}, {none, kFull}});
     const std::string what = fmt::format("B={} N={} MBS={}", t.B, t.N, t.mbs);
     expect_equal(r[1], r[0], "steps " + what);
     expect_equal(r[2], r[0], "microbatches " + what);
@@ -160,14 +162,14 @@ TEST(ExactReductions, EachReductionAloneEqualsTheFullRun) {
 // already there after the overhead; else two steps of 2 s, and in the second system 0 waits
 // from 1.5 s (its end of the step before) instead of 0 s: 0.5 s more than its 0.25 s.
 TEST(ExactReductions, StepReductionNeedsAWaitForTheFirstWeights) {
-  engine::SimulationInput in;
-  in.costs = uniform_model(2, 1e6, 1e6);
-  in.platform = platform::load_platform("cs2", CSXSIM_SOURCE_DIR);
-  in.platform.microbatch_overhead_s = 1e-3;
-  in.pass = model::Pass::kTrain;
-  in.simulated_steps = 2;
-  in.collapse_microbatches = false;
-  in.plan = batching::make_plan(batching::split_batch(4, 1), 4);
+  engine::EngineRun in;
+  in.input.costs = uniform_model(2, 1e6, 1e6);
+  in.input.platform = platform::load_platform("cs2", CSXSIM_SOURCE_DIR);
+  in.input.platform.microbatch_overhead_s = 1e-3;
+  in.input.pass = model::Pass::kTrain;
+  in.input.simulated_steps = 2;
+  in.options.collapse_microbatches = false;
+  in.input.plan = batching::make_plan(batching::split_batch(4, 1), 4);
   ASSERT_TRUE(engine::reduces_steps(in));
   engine::SimulationResult r;
   r.step_end_s = {2.0};
@@ -180,7 +182,7 @@ TEST(ExactReductions, StepReductionNeedsAWaitForTheFirstWeights) {
   r.first_weights_wait_s = 0.0;  // a later layer was waited for, the first one was there
   auto refused = in;
   EXPECT_FALSE(engine::extend_result(refused, r).has_value());
-  EXPECT_FALSE(refused.reduce_steps);
+  EXPECT_FALSE(refused.options.reduce_steps);
   r.first_weights_wait_s = 0.125;
   auto kept = in;
   const auto full = engine::extend_result(kept, r);
@@ -207,9 +209,9 @@ TEST(ExactReductions, ResultsDoNotDependOnTheProcessCount) {
     in.seq_len = 512;
     inputs.push_back(in);
   }
-  const auto one = engine::simulate_all(inputs, 1);
-  const auto three = engine::simulate_all(inputs, 3);
-  const auto alone = engine::simulate_all({inputs[4]}, 1);
+  const auto one = engine::simulate_all(inputs, {}, 1);
+  const auto three = engine::simulate_all(inputs, {}, 3);
+  const auto alone = engine::simulate_all({inputs[4]}, {}, 1);
   ASSERT_EQ(one.size(), inputs.size());
   for (std::size_t i = 0; i < one.size(); ++i) {
     EXPECT_EQ(one[i].step_time_s, three[i].step_time_s) << i;

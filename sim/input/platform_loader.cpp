@@ -80,6 +80,8 @@ const std::vector<Param>& params() {
        "cycles", "core cycles per attention score beyond its multiply-adds", 0.0},
       {"calibration", "reduce_cycles_per_output", &PlatformSpec::reduce_cycles_per_output, 0, 100,
        "cycles", "core cycles per partial sum reduced across the columns", 0.0},
+      {"calibration", "sram_bytes_per_flop", &PlatformSpec::sram_bytes_per_flop, 0, 100, "bytes",
+       "SRAM traffic per FLOP of a weight-streamed product", 0.0},
       {"calibration", "step_overhead_s", &PlatformSpec::step_overhead_s, 0, 100, "s",
        "fixed cost of a training step (fitted)"},
       {"calibration", "kernel_overhead_s", &PlatformSpec::kernel_overhead_s, 0, 10, "s",

@@ -1,6 +1,7 @@
 // Kernel time from SIMD fill, a per-platform efficiency and fixed costs.
 #include "model/compute_model.hpp"
 
+#include <algorithm>
 #include <cmath>
 
 namespace csx::model {
@@ -18,9 +19,15 @@ double attention_fill(const platform::PlatformSpec& p, double head_dim) {
   return fmac_cycles / (fmac_cycles + p.softmax_cycles_per_score);
 }
 
+double sram_fill(const platform::PlatformSpec& p) {
+  if (p.sram_bytes_per_flop <= 0) return 1.0;
+  return std::min(1.0, p.sram_bandwidth_Bps / p.peak_flops / p.sram_bytes_per_flop);
+}
+
 double kernel_time_s(const platform::PlatformSpec& p, double tokens, double flops) {
   if (flops <= 0 || tokens <= 0) return p.kernel_overhead_s;
-  return flops / (p.peak_flops * p.compute_efficiency * simd_fill(p, tokens)) + p.kernel_overhead_s;
+  return flops / (p.peak_flops * p.compute_efficiency * simd_fill(p, tokens) * sram_fill(p)) +
+         p.kernel_overhead_s;
 }
 
 double reduction_fill(const platform::PlatformSpec& p, double input_features) {

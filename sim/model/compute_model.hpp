@@ -25,9 +25,15 @@
 // hop per cycle: Cerebras SDK, "A Conceptual View"), so it runs at
 //   reduction_fill = (K / (columns x w)) / (K / (columns x w) + r):
 // narrow layers and wide SIMD (CS-3 doubles the lanes, not the fabric) reduce more per FLOP.
+// A core's SRAM feeds its FMACs: a weight-streamed product needs m = `sram_bytes_per_flop`
+// bytes of SRAM traffic per FLOP (activation reads, partial-sum reads and writes, less what
+// registers reuse). A platform supplies sram_bandwidth_Bps / peak_flops bytes per FLOP: 2.67 on
+// a CS-2, 1.4 on a CS-3, which doubles the FMACs but not the SRAM bandwidth behind them (The
+// Next Platform, 2024-03-14). When the need exceeds the supply the product waits on memory:
+//   sram_fill = min(1, (sram_bandwidth_Bps / peak_flops) / m)   (a roofline; 1 when m = 0).
 // A kernel's time is
-//   t = sum over its products of F_i / fill_i / (peak_flops x compute_efficiency x simd_fill)
-//       + kernel_overhead_s
+//   t = sum over its products of F_i / fill_i /
+//       (peak_flops x compute_efficiency x simd_fill x sram_fill) + kernel_overhead_s
 // with fill_i the product's attention_fill or reduction_fill; a pass (backward, recompute)
 // keeps the forward's split of FLOP over the products (a simplification: backward's input and
 // weight gradients contract over other dimensions).
@@ -51,6 +57,9 @@ namespace csx::model {
 // unbounded width, in (0, 1]: (K / (columns x w)) / (K / (columns x w) + r); 1 for K <= 0 or
 // r <= 0.
 [[nodiscard]] double reduction_fill(const platform::PlatformSpec& p, double input_features);
+
+// Share of the FMAC rate the SRAM bandwidth sustains, in (0, 1]; 1 when sram_bytes_per_flop is 0.
+[[nodiscard]] double sram_fill(const platform::PlatformSpec& p);
 
 // Seconds of a kernel of `flops` FLOP over `tokens` tokens, all of it weight-streamed products.
 // 0 FLOP (an embedding lookup, a frozen layer's skipped backward) costs only kernel_overhead_s.

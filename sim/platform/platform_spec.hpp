@@ -47,6 +47,7 @@ struct PlatformSpec {
   double dispatch_overhead_cycles = 0;     // core cycles per arriving weight word beyond the FMACs
   double softmax_cycles_per_score = 0;     // core cycles per attention score beyond its FMACs
   double reduce_cycles_per_output = 0;     // core cycles per partial sum sent across the columns
+  double sram_bytes_per_flop = 0;          // SRAM traffic a weight-streamed product needs (bytes)
   double step_overhead_s = 0;              // fixed cost of each training step (s)
   double kernel_overhead_s = 0;            // fixed cost per layer kernel pass (s)
   double microbatch_overhead_s = 0;        // fixed cost per microbatch (s)

@@ -24,6 +24,24 @@ TEST(ComputeMechanisms, AttentionFillIsMultiplyAddCyclesOverAllCycles) {
   EXPECT_DOUBLE_EQ(model::attention_fill(p, 64), 1.0);
 }
 
+TEST(ComputeMechanisms, SramFillIsSupplyOverNeedCappedAtOne) {
+  auto p2 = platform::load_platform("cs2", CSXSIM_SOURCE_DIR);
+  auto p3 = platform::load_platform("cs3", CSXSIM_SOURCE_DIR);
+  p2.sram_bytes_per_flop = p3.sram_bytes_per_flop = 2.0;
+  // CS-2: 20 PB/s over 7.5 PFLOP/s = 2.67 bytes per FLOP supplied, 2 needed: full rate.
+  EXPECT_DOUBLE_EQ(model::sram_fill(p2), 1.0);
+  // CS-3: 21 PB/s over 15 PFLOP/s = 1.4 bytes per FLOP supplied, 2 needed: 0.7 of the rate.
+  EXPECT_DOUBLE_EQ(model::sram_fill(p3), 1.4 / 2.0);
+  // The kernel's time grows by 1 / 0.7 (1 GFLOP at 100 % fill would take 1e9 / (peak x eff)).
+  const double flops = 1e9, tokens = 1e9;  // tokens enough that simd_fill is ~1
+  const double base =
+      flops / (p3.peak_flops * p3.compute_efficiency * model::simd_fill(p3, tokens));
+  EXPECT_NEAR(model::kernel_time_s(p3, tokens, flops) - p3.kernel_overhead_s, base / 0.7,
+              1e-12 * base);
+  p3.sram_bytes_per_flop = 0;  // no SRAM need: the mechanism is off
+  EXPECT_DOUBLE_EQ(model::sram_fill(p3), 1.0);
+}
+
 TEST(ComputeMechanisms, ReductionFillSplitsInputFeaturesOverColumns) {
   auto p = platform::load_platform("cs2", CSXSIM_SOURCE_DIR);
   ASSERT_EQ(p.fabric_columns, 757);

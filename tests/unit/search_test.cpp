@@ -61,6 +61,7 @@ struct Fixture {
   search::SearchRequest request;
   std::map<std::int64_t, double> step_time_s;  // by MBS: what the fake simulator returns
   std::vector<std::int64_t> simulated;         // MBS values it was asked for, in order
+  int traced = 0;                              // batches simulated with a timeline
 
   Fixture(const batching::MbsSetting& setting, std::int64_t B, double sram_bytes,
           bool compile_only = false) {
@@ -73,16 +74,18 @@ struct Fixture {
   }
 
   search::SearchOutcome run() {
-    return search::run_search(request, [this](const std::vector<plan::SimulationInput>& in) {
-      std::vector<plan::SimulationResult> out;
-      for (const auto& i : in) {
-        simulated.push_back(i.plan.micro_batch_size);
-        plan::SimulationResult r;
-        r.step_time_s = step_time_s.at(i.plan.micro_batch_size);
-        out.push_back(r);
-      }
-      return out;
-    });
+    return search::run_search(
+        request, [this](const std::vector<plan::SimulationInput>& in, bool record_trace) {
+          if (record_trace) ++traced;
+          std::vector<plan::SimulationResult> out;
+          for (const auto& i : in) {
+            simulated.push_back(i.plan.micro_batch_size);
+            plan::SimulationResult r;
+            r.step_time_s = step_time_s.at(i.plan.micro_batch_size);
+            out.push_back(r);
+          }
+          return out;
+        });
   }
 };
 
@@ -159,6 +162,19 @@ TEST(RunSearch, AutoTakesAClearlyFasterSize) {
   ASSERT_TRUE(out.chosen);
   EXPECT_EQ(out.rows[*out.chosen].micro_batch_size, 33);
   EXPECT_EQ(out.decision, "auto chose 33: 5.3% faster than 99 (threshold 3%)");
+}
+
+// A trace: the candidates are simulated without a timeline, then the chosen one (33) once more
+// with it, and its row is that second simulation's.
+TEST(RunSearch, TraceSimulatesTheChosenSizeAgainWithItsTimeline) {
+  Fixture f(MbsAuto{}, 99, 9900);
+  f.request.record_trace = true;
+  f.step_time_s = {{99, 1.00}, {33, 0.95}, {11, 1.05}, {9, 1.10}, {3, 1.40}};
+  const auto out = f.run();
+  ASSERT_TRUE(out.chosen);
+  EXPECT_EQ(out.rows[*out.chosen].micro_batch_size, 33);
+  EXPECT_EQ(f.traced, 1);
+  EXPECT_EQ(f.simulated, (std::vector<std::int64_t>{99, 33, 11, 9, 3, 33}));
 }
 
 // auto with P = 10 not fitting: divisors 5 and 2 (auto's candidates 10, 5, 2), and the largest

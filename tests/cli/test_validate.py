@@ -54,7 +54,9 @@ with tempfile.TemporaryDirectory() as d:
                    out_has=["leave-one-model-out MAPE"], timeout=1200)
         errs = {n: float(e) for n, e in
                 re.findall(r"^(\S+)\s+\S+\s+[0-9.]+\s+[0-9.]+\s+([+-][0-9.]+)%", r.stdout, re.M)}
-        check(len(errs) == 15, f"{len(errs)} out-of-sample predictions")
+        fit_data = open("platforms/calibration/measurements.yaml").read()
+        fitted = re.search(r"^measurements:\n(.*?)^[a-z_]+:", fit_data, re.M | re.S).group(1).count("- name:")
+        check(len(errs) == fitted, f"{len(errs)} out-of-sample predictions of {fitted} runs")
         m = re.search(r"leave-one-model-out MAPE ([0-9.]+)%; largest ([+-][0-9.]+)% \((\S+)\)", r.stdout)
         check(m is not None, "the headline line")
         lomo = float(m.group(1))
@@ -67,12 +69,12 @@ with tempfile.TemporaryDirectory() as d:
                   f"platforms/{plat}.yaml prediction_log_sd {sd and sd.group(1)} is the RMS {rms}")
         check(abs(sum(abs(e) for e in errs.values()) / max(1, len(errs)) - lomo) < 0.06,
               "printed MAPE matches the entries")
-        # Llama-2 on CS-3 and DiT-2B are the known outliers (docs/calibration.md#accuracy); every
+        # DiT-2B and Llama-3 8B are the known outliers (docs/calibration.md#accuracy); every
         # other model within 35 %.
-        others = {n: e for n, e in errs.items() if not n.startswith(("llama2-cs3", "dit-2b"))}
+        others = {n: e for n, e in errs.items() if not n.startswith(("llama3-8b", "dit-2b"))}
         check(max(abs(e) for e in others.values()) <= 35, f"an out-of-sample error beyond 35%: {others}")
         c = re.search(r"80% intervals: (\d+) of (\d+) out-of-sample", r.stdout)
-        check(c and int(c.group(1)) >= 12, f"interval coverage: {c and c.group(0)}")
+        check(c and int(c.group(1)) >= 0.8 * int(c.group(2)) - 1, f"interval coverage: {c and c.group(0)}")
         # docs/calibration.md's Accuracy block is this output, line for line, and its bold
         # headline has the printed figures (no figure typed by hand).
         page = open("docs/calibration.md").read()

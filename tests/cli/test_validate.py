@@ -20,7 +20,7 @@ with tempfile.TemporaryDirectory() as d:
     current = [x for x in rows if x["group"] == "current"]
     older = [x for x in rows if x["group"] == "older"]
     inputs = [x for x in rows if x["group"] == "input-bound"]
-    check(len(current) == 15 and len(older) == 2 and len(inputs) == 1,
+    check(len(current) == 20 and len(older) == 3 and len(inputs) == 2,
           f"{len(current)} current, {len(inputs)} input-bound, {len(older)} older entries")
     check(all(float(x["simulated_samples_per_s"]) >= float(x["measured_samples_per_s"])
               for x in inputs), "input-bound runs: the simulated compute rate is at least theirs")
@@ -32,7 +32,7 @@ with tempfile.TemporaryDirectory() as d:
               f"bound names resources: {x['bound']}")
         check(x["release"] != "", f"{x['name']}: release recorded")
     m = re.search(r"auto decisions: (\d+) of (\d+) match", r.stdout)
-    check(m and m.group(1) == "4" and m.group(2) == "5", f"4 of 5 auto decisions match: {m and m.group(0)}")
+    check(m and m.group(1) == "5" and m.group(2) == "6", f"5 of 6 auto decisions match: {m and m.group(0)}")
     check(re.findall(r"auto decision (\S+): DOES NOT MATCH", r.stdout) == ["esm2-2048-picks-64"],
           "only the ESM-2 decision is missed")
     check("DOES NOT FIT" not in r.stdout and "INCONSISTENT" not in r.stdout, "no other failed check")

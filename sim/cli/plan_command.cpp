@@ -7,12 +7,12 @@
 #include <limits>
 #include <map>
 
+#include "app/job.hpp"
 #include "cli/amounts.hpp"
 #include "cli/commands.hpp"
 #include "cli/job_options.hpp"
 #include "cli/platform_set.hpp"
 #include "cli/results_output.hpp"
-#include "cli/run_job.hpp"
 #include "cli/sweep_table.hpp"
 #include "common/errors.hpp"
 #include "input/value_list.hpp"
@@ -33,7 +33,7 @@ struct Evaluation {
   const search::CandidateResult* chosen = nullptr;
   std::string why_not;   // a rule's refusal or why nothing fits
   bool refused = false;  // a rule refuses this cluster (e.g. MBS above the per-system batch)
-  PassResult result;
+  app::PassResult result;
 };
 
 class Planner {
@@ -41,20 +41,20 @@ class Planner {
   Planner(const io::Scenario& scenario, int processes)
       : scenario_(scenario), processes_(processes) {}
 
-  const Evaluation& evaluate(const Overrides& setup, const std::string& label, std::int64_t n,
+  const Evaluation& evaluate(const app::Overrides& setup, const std::string& label, std::int64_t n,
                              std::int64_t b) {
     const PointKey key{label, n, b};
     if (const auto it = done_.find(key); it != done_.end()) return it->second;
     Evaluation& e = done_[key];
     e.key = key;
-    Overrides o = setup;
+    app::Overrides o = setup;
     o.num_csx = n;
     o.batch_size = b;
     o.mode = io::Mode::kTrain;
     try {
-      Job job = make_job(scenario_, o, data_dir());
+      app::Job job = app::make_job(scenario_, o, data_dir());
       job.simulation_processes = processes_;
-      e.result = std::move(run_job(job).front());
+      e.result = std::move(app::run_job(job).front());
       e.steps = job.training_steps.value_or(0);
       e.tokens_per_step = b * scenario_.model.seq_len;
       for (const auto& row : e.result.outcome.rows) {
@@ -253,7 +253,7 @@ int plan_command(const Args& args) {
       vm->count("deadline") ? parse_duration_s((*vm)["deadline"].as<std::string>(), "--deadline")
                             : kNever;
   const auto max_n = optional_count(*vm, "max-num-csx");
-  Overrides base = read_overrides(*vm, true);
+  app::Overrides base = read_overrides(*vm, true);
   const auto scenario = io::load_scenario(model_path, data_dir(), optional_count(*vm, "seq-len"));
   print_warnings(scenario);
   check_outputs_against_model(*vm, {"csv", "json"}, scenario);

@@ -59,7 +59,7 @@ void add_platform_set_options(po::options_description& desc) {
   // clang-format on
 }
 
-std::vector<PlatformSetup> expand_platforms(const po::variables_map& vm, const Overrides& base,
+std::vector<PlatformSetup> expand_platforms(const po::variables_map& vm, const app::Overrides& base,
                                             const std::string& scenario_platform,
                                             const std::string& data_dir) {
   std::vector<std::string> platforms{scenario_platform};
@@ -107,7 +107,7 @@ std::vector<PlatformSetup> expand_platforms(const po::variables_map& vm, const O
     for (const auto& v : variants) {
       // A variant whose keys all name other platforms leaves this one as it is.
       if (!v.name.empty() && platform::overrides_for(names[i], v.overrides).empty()) continue;
-      PlatformSetup setup{base, specs[i], platform_label(names[i], v.name)};
+      PlatformSetup setup{base, specs[i], app::platform_label(names[i], v.name)};
       setup.overrides.platform = platforms[i];
       setup.overrides.variant = v.name;
       setup.overrides.refuse_other_platform_overrides = false;

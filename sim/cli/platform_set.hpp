@@ -6,8 +6,8 @@
 #include <string>
 #include <vector>
 
+#include "app/job.hpp"
 #include "cli/options.hpp"
-#include "cli/run_job.hpp"
 
 namespace csx::cli {
 
@@ -17,7 +17,7 @@ void add_platform_set_options(po::options_description& desc);
 // One platform of a sweep or plan: the overrides a job takes (platform, variant, the shared
 // --platform-override ones then the variant's), the platform with them applied, its label.
 struct PlatformSetup {
-  Overrides overrides;
+  app::Overrides overrides;
   platform::PlatformSpec spec;
   std::string label;  // platform_label(): "cs3", "cs3+io2x"
 };
@@ -28,7 +28,7 @@ struct PlatformSetup {
 // platform. Throws InputError for a malformed or repeated variant, a platform listed twice, an
 // unknown key or value (naming its flag), or a prefix naming no platform of the set.
 [[nodiscard]] std::vector<PlatformSetup> expand_platforms(const po::variables_map& vm,
-                                                          const Overrides& base,
+                                                          const app::Overrides& base,
                                                           const std::string& scenario_platform,
                                                           const std::string& data_dir);
 

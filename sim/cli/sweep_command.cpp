@@ -12,12 +12,12 @@
 #include <map>
 #include <set>
 
+#include "app/job.hpp"
 #include "cli/amounts.hpp"
 #include "cli/commands.hpp"
 #include "cli/job_options.hpp"
 #include "cli/platform_set.hpp"
 #include "cli/results_output.hpp"
-#include "cli/run_job.hpp"
 #include "cli/sweep_table.hpp"
 #include "common/errors.hpp"
 #include "common/output_lock.hpp"
@@ -101,9 +101,9 @@ class SkipNotes {
 };
 
 // One grid point's CSV rows (run in a child of the pool).
-std::string point_rows(const Job& job) {
+std::string point_rows(const app::Job& job) {
   std::string text;
-  for (const auto& r : run_job(job))
+  for (const auto& r : app::run_job(job))
     for (const auto& row : r.outcome.rows) text += io::csv_row(r.context, row);
   return text;
 }
@@ -135,32 +135,32 @@ std::string grid_identity(const po::variables_map& vm, const std::string& scenar
 
 // The grid's jobs in canonical order (platform, num_csx, batch_size), this shard's share;
 // points a rule refuses are skipped with a note (every point refused: RuleError).
-std::map<PointKey, Job> grid_jobs(const io::Scenario& scenario,
-                                  const std::vector<PlatformSetup>& setups,
-                                  const std::vector<std::int64_t>& num_csx,
-                                  const std::vector<std::int64_t>& batches,
-                                  std::pair<std::int64_t, std::int64_t> shard,
-                                  const std::string& grid_id, int processes_per_point,
-                                  SkipNotes& refused) {
-  std::map<PointKey, const Overrides*> grid;
+std::map<PointKey, app::Job> grid_jobs(const io::Scenario& scenario,
+                                       const std::vector<PlatformSetup>& setups,
+                                       const std::vector<std::int64_t>& num_csx,
+                                       const std::vector<std::int64_t>& batches,
+                                       std::pair<std::int64_t, std::int64_t> shard,
+                                       const std::string& grid_id, int processes_per_point,
+                                       SkipNotes& refused) {
+  std::map<PointKey, const app::Overrides*> grid;
   for (const auto& setup : setups)
     for (const auto n : num_csx)
       for (const auto b : batches) grid.emplace(PointKey{setup.label, n, b}, &setup.overrides);
   // Points go to shards round-robin (point k to shard k mod N), so with more shards than points
   // the shards from the grid's size on are empty: they write a CSV of the header alone, which
   // merge counts for them (a fixed-size job array needs them).
-  std::map<PointKey, Job> pending;
+  std::map<PointKey, app::Job> pending;
   std::string first_refusal;
   std::int64_t index = 0;
   const std::string shard_text =
       shard.second > 1 ? fmt::format("{}/{}", shard.first, shard.second) : "";
   for (const auto& [key, setup] : grid) {
     if (index++ % shard.second != shard.first) continue;
-    Overrides o = *setup;
+    app::Overrides o = *setup;
     o.num_csx = key.num_csx;
     o.batch_size = key.batch_size;
     try {
-      Job job = make_job(scenario, o, data_dir());
+      app::Job job = app::make_job(scenario, o, data_dir());
       job.simulation_processes = processes_per_point;
       job.shard = shard_text;
       job.grid = shard.second > 1 ? grid_id : "";
@@ -178,7 +178,7 @@ std::map<PointKey, Job> grid_jobs(const io::Scenario& scenario,
 // Each kept point must hold one row per candidate its search writes (search::candidate_sizes),
 // for each pass; a point with rows missing (a file cut short or edited) is refused, naming it.
 void check_complete(const std::string& csv, const SweepTable& table,
-                    const std::map<PointKey, Job>& pending) {
+                    const std::map<PointKey, app::Job>& pending) {
   const auto mode = io::csv_column("mode"), mbs = io::csv_column("micro_batch_size");
   std::map<std::pair<PointKey, std::string>, std::set<std::string>> rows;
   table.for_each_row([&](const PointKey& key, const std::vector<std::string>& f) {
@@ -186,10 +186,10 @@ void check_complete(const std::string& csv, const SweepTable& table,
     return true;
   });
   for (const auto& [key, text] : table.points) {
-    const Job& job = pending.at(key);
+    const app::Job& job = pending.at(key);
     for (const auto& p : job.passes) {
       std::set<std::string> want;
-      for (const auto m : search::candidate_sizes(search_request(job, p)))
+      for (const auto m : search::candidate_sizes(app::search_request(job, p)))
         want.insert(std::to_string(m));
       const auto& got = rows[{key, model::to_string(p.pass)}];
       if (got != want)
@@ -202,7 +202,7 @@ void check_complete(const std::string& csv, const SweepTable& table,
 }
 
 // --resume: the finished points of `csv`, which must be of this sweep; they leave `pending`.
-SweepTable resume(const std::string& csv, std::map<PointKey, Job>& pending) {
+SweepTable resume(const std::string& csv, std::map<PointKey, app::Job>& pending) {
   SweepTable table = read_results_csv(csv);
   const std::string grid = pending.empty() ? "" : pending.begin()->second.grid;
   for (const auto& g : table.grids)
@@ -218,7 +218,7 @@ SweepTable resume(const std::string& csv, std::map<PointKey, Job>& pending) {
                       "drop it",
                       csv, describe(key)));
   if (!pending.empty()) {
-    const Job& job = pending.begin()->second;
+    const app::Job& job = pending.begin()->second;
     SweepIdentity id{
         job.scenario.model.label, std::to_string(job.scenario.model.seq_len), {}, {}, {}};
     for (const auto& p : job.passes) {
@@ -261,9 +261,9 @@ int check_only(const po::variables_map& vm, const io::Scenario& scenario,
                const std::string& csv) {
   SkipNotes refused;
   std::size_t to_run = 0;
-  std::map<PointKey, Job> mine;
+  std::map<PointKey, app::Job> mine;
   for (std::int64_t i = 0; i < shard.second; ++i) {
-    std::map<PointKey, Job> pending;
+    std::map<PointKey, app::Job> pending;
     try {
       pending =
           grid_jobs(scenario, setups, num_csx, batches, {i, shard.second}, grid_id, 1, refused);
@@ -321,10 +321,10 @@ void print_summary(const SweepTable& table, std::size_t run_now, std::size_t kep
 
 // Runs the pending points in the pool, `jobs` at once, into `table` (written to `csv` at most
 // once a second); returns the first failure, empty if none.
-std::string run_points(const std::map<PointKey, Job>& pending, std::int64_t jobs,
+std::string run_points(const std::map<PointKey, app::Job>& pending, std::int64_t jobs,
                        const std::string& csv, SweepTable& table, Progress& progress,
                        SkipNotes& refused) {
-  std::vector<std::pair<PointKey, const Job*>> points;
+  std::vector<std::pair<PointKey, const app::Job*>> points;
   for (const auto& [key, job] : pending) points.emplace_back(key, &job);
   auto last_write = std::chrono::steady_clock::now();
   std::string failure;
@@ -397,7 +397,7 @@ int sweep_command(const Args& args) {
       static_cast<int>(std::max<std::int64_t>(1, engine::available_cpus() / jobs));
   const auto shard = vm->count("shard") ? io::parse_shard((*vm)["shard"].as<std::string>())
                                         : std::pair<std::int64_t, std::int64_t>{0, 1};
-  const Overrides base = read_overrides(*vm, true);
+  const app::Overrides base = read_overrides(*vm, true);
   const auto scenario =
       io::load_scenario(scenario_file, data_dir(), optional_count(*vm, "seq-len"));
   print_warnings(scenario);

@@ -10,10 +10,10 @@
 #include <filesystem>
 #include <map>
 
+#include "app/job.hpp"
 #include "cli/commands.hpp"
 #include "cli/options.hpp"
 #include "cli/results_output.hpp"
-#include "cli/run_job.hpp"
 #include "common/did_you_mean.hpp"
 #include "common/errors.hpp"
 #include "common/whole_number.hpp"
@@ -139,22 +139,22 @@ model::ModelSpec entry_model(const Entry& e, const std::string& reference) {
 
 // Runs one entry (its model `spec`) as `csxsim run` would, with `setting` (explore for
 // preferences).
-PassResult simulate_entry(const Entry& e, const model::ModelSpec& spec,
-                          const std::string& reference, const Overrides& base,
-                          const batching::MbsSetting& setting, bool compile_only = false) {
+app::PassResult simulate_entry(const Entry& e, const model::ModelSpec& spec,
+                               const std::string& reference, const app::Overrides& base,
+                               const batching::MbsSetting& setting, bool compile_only = false) {
   io::Scenario s;
   s.file = reference;
   s.model = spec;
   s.platform = e.platform;
   s.mode = e.mode == "eval" ? io::Mode::kEval : io::Mode::kTrain;
-  Overrides o = base;
+  app::Overrides o = base;
   o.num_csx = e.num_csx;
   o.batch_size = e.batch_size;
   o.micro_batch_size = setting;
   o.compile_only = compile_only;
   o.refuse_other_platform_overrides = false;  // those are for other entries
-  const Job job = make_job(s, o, data_dir());
-  auto results = run_job(job);
+  const app::Job job = app::make_job(s, o, data_dir());
+  auto results = app::run_job(job);
   if (!results.front().outcome.chosen)
     throw InfeasibleError(fmt::format("{}: entry {}: no micro_batch_size fits", reference, e.name));
   return results.front();
@@ -178,7 +178,7 @@ struct Errors {
 // simulated (compute-bound) rate must be at least the measured one; `inconsistent` counts those
 // that are not.
 std::string check_measurements(const std::vector<Entry>& entries, const std::string& group,
-                               const std::string& reference, const Overrides& base,
+                               const std::string& reference, const app::Overrides& base,
                                int* inconsistent = nullptr) {
   if (entries.empty()) return "";
   fmt::print("{}\n{:<18} {:<5} {:>3} {:>6} {:>5} {:>11} {:>12} {:>8}  {:<16} {}\n", group, "entry",
@@ -223,7 +223,7 @@ std::string check_measurements(const std::vector<Entry>& entries, const std::str
 
 // What the real `auto` chose: returns the number of mismatches.
 int check_decisions(const std::vector<Entry>& entries, const std::string& reference,
-                    const Overrides& base) {
+                    const app::Overrides& base) {
   int mismatches = 0;
   for (const auto& e : entries) {
     const auto r =
@@ -246,7 +246,7 @@ int check_decisions(const std::vector<Entry>& entries, const std::string& refere
 
 // Micro-batch sizes that compiled must fit: returns the number that do not.
 int check_memory(const std::vector<Entry>& facts, const std::string& reference,
-                 const Overrides& base) {
+                 const app::Overrides& base) {
   int failed = 0, skipped = 0, fitted = 0;
   for (const auto& e : facts) {
     const std::string path = model_path(e, reference);
@@ -277,7 +277,7 @@ int check_memory(const std::vector<Entry>& facts, const std::string& reference,
 
 // Where the preferred MBS ranks among all candidates (explore, compile-only).
 void check_preferences(const std::vector<Entry>& entries, const std::string& reference,
-                       const Overrides& base) {
+                       const app::Overrides& base) {
   for (const auto& e : entries) {
     const auto r =
         simulate_entry(e, entry_model(e, reference), reference, base, batching::MbsExplore{}, true);
@@ -332,7 +332,7 @@ int cross_validate(const std::string& reference, const std::string& group) {
 // refuses a selection with no entry and an override for a platform no entry runs on.
 std::map<std::string, std::vector<Entry>> read_reference(const std::string& reference,
                                                          const po::variables_map& vm,
-                                                         const Overrides& base) {
+                                                         const app::Overrides& base) {
   const io::Block root(reference, "", io::load_yaml_file(reference));
   root.require_known_keys(kLists);
   std::map<std::string, std::vector<Entry>> lists;
@@ -396,7 +396,7 @@ std::map<std::string, std::vector<Entry>> read_reference(const std::string& refe
 
 // What --json records as the inputs of a validation.
 nlohmann::ordered_json validate_inputs(const std::string& reference, const po::variables_map& vm,
-                                       const Overrides& base) {
+                                       const app::Overrides& base) {
   nlohmann::ordered_json j;
   j["command"] = "validate";
   j["reference"] = reference;
@@ -456,13 +456,13 @@ int validate_command(const Args& args) {
                         "refit varies the fitted parameters itself)",
                         other));
     // The file is checked here (exit 2 naming what is wrong) before the refit starts.
-    (void)read_reference(reference, *vm, Overrides{});
+    (void)read_reference(reference, *vm, app::Overrides{});
     return cross_validate(fs::absolute(reference).string(), group);
   }
   auto out = output_paths(*vm, {"csv", "json"}, {reference});
   const std::string &csv = out["csv"], &json = out["json"];
   const bool want_csv = !csv.empty();
-  Overrides base;
+  app::Overrides base;
   if (vm->count("platform-override"))
     for (const auto& kv : (*vm)["platform-override"].as<std::vector<std::string>>()) {
       const auto eq = kv.find('=');

@@ -17,11 +17,13 @@ ALLOWED = {
     "search": {"common", "batching", "model", "platform", "plan"},
     "input": {"common", "batching", "model", "platform"},
     "report": {"common", "batching", "model", "platform", "plan", "search"},
-    "cli": {"common", "batching", "model", "platform", "plan", "engine", "search", "input",
+    "app": {"common", "batching", "model", "platform", "plan", "engine", "search", "input",
             "report"},
+    "cli": {"common", "batching", "model", "platform", "plan", "engine", "search", "input",
+            "report", "app"},
     # The Python module sits beside the CLI, on top: it calls the CLI's commands.
     "python": {"common", "batching", "model", "platform", "plan", "engine", "search", "input",
-               "report", "cli"},
+               "report", "app", "cli"},
 }
 sim = os.path.join(ROOT, "sim")
 folders = sorted(d for d in os.listdir(sim) if os.path.isdir(os.path.join(sim, d)))

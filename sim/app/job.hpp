@@ -1,5 +1,5 @@
-// One `run`: a scenario with its command-line overrides, searched for each mode.
-// Shared by run, sweep and validate.
+// The job: a scenario with its overrides, resolved once (make_job), then searched and simulated
+// for each pass (run_job). What run, sweep, plan and validate run.
 #pragma once
 
 #include <optional>
@@ -12,7 +12,7 @@
 #include "report/results_csv.hpp"
 #include "search/search.hpp"
 
-namespace csx::cli {
+namespace csx::app {
 
 // Command-line overrides; unset fields keep the scenario's values.
 struct Overrides {
@@ -68,8 +68,11 @@ struct PassResult {
   std::string notice;  // the resolution's notice (a fixed MBS moved to a supported value)
 };
 
-// Validates everything that can be checked without simulating (num_csx against the platform,
-// batch sizes present, B >= N, the MBS rules). Throws InputError / RuleError.
+// The request: `scenario` with the overrides `o`; `data_dir` holds platforms/ (README, "Data
+// folder"). The result: the job, every pass's batch split over num_csx and its setting resolved
+// (batching::resolve). Validates everything that can be checked without simulating (num_csx
+// against the platform, batch sizes present, B >= N, the MBS rules, the training length).
+// Throws InputError (bad values, naming flag or file key) / RuleError (a microbatching rule).
 [[nodiscard]] Job make_job(const io::Scenario& scenario, const Overrides& o,
                            const std::string& data_dir);
 
@@ -81,7 +84,8 @@ struct PassResult {
 // 1e15 steps.
 [[nodiscard]] std::int64_t steps_for_tokens(double tokens, const Job& job);
 
-// Runs the search of each pass (simulations in child processes).
+// Runs the search of each pass (simulations in child processes, job.simulation_processes at
+// once): one result per pass, in the job's order. Throws what the engine throws (EngineError).
 [[nodiscard]] std::vector<PassResult> run_job(const Job& job);
 
 // The longest training make_job accepts, in steps (--steps, --tokens or the file's max_steps):
@@ -91,4 +95,4 @@ inline constexpr double kMaxTrainingSteps = 1e15;
 // What run_job searches for one of the job's passes.
 [[nodiscard]] search::SearchRequest search_request(const Job& job, const Job::Pass& pass);
 
-}  // namespace csx::cli
+}  // namespace csx::app

@@ -85,8 +85,10 @@ nlohmann::ordered_json job_inputs(const std::string& command, const std::string&
   j["mode"] = io::to_string(o.mode.value_or(s.mode));
   j["num_csx"] = or_null(o.num_csx ? o.num_csx : s.num_csx);
   j["batch_size"] = or_null(o.batch_size ? o.batch_size : s.batch_size);
-  j["micro_batch_size"] =
-      batching::to_string(app::mbs_setting(o.micro_batch_size, s.train_mbs).setting);
+  // The setting of the first pass the mode runs (an eval-only run's is the eval one).
+  const bool eval_only = o.mode.value_or(s.mode) == io::Mode::kEval;
+  j["micro_batch_size"] = batching::to_string(
+      app::mbs_setting(o.micro_batch_size, eval_only ? s.eval_mbs : s.train_mbs).setting);
   j["compile_only"] = s.compile_only || o.compile_only;
   j["steps"] = or_null(o.training_steps ? o.training_steps : s.max_steps);
   j["tokens"] = or_null(o.tokens);

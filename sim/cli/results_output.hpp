@@ -18,7 +18,8 @@ namespace csx::cli {
 
 // The inputs of a run or sweep as given: the scenario file, its model and sequence length
 // (tokens), the platform and its overrides (KEY=VALUE), mode, num_csx and batch_size (null
-// when neither flag nor file sets them), the micro_batch_size setting, compile_only, steps
+// when neither flag nor file sets them), the micro_batch_size setting (app::mbs_setting, of the
+// first pass the mode runs), compile_only, steps
 // (training steps for time to train, null when unknown) and simulated_steps.
 [[nodiscard]] nlohmann::ordered_json job_inputs(const std::string& command,
                                                 const std::string& scenario_file,

@@ -5,9 +5,9 @@
 #include <set>
 #include <vector>
 
+#include "app/sweep_table.hpp"
 #include "cli/commands.hpp"
 #include "cli/options.hpp"
-#include "cli/sweep_table.hpp"
 #include "common/errors.hpp"
 #include "report/atomic_file.hpp"
 
@@ -25,14 +25,14 @@ int merge_command(const Args& args) {
   const auto vm = parse_options(args, "csxsim merge A.csv B.csv ... -o ALL.csv", desc, &pos);
   if (!vm) return 0;
   io::check_output_path(output, "-o", inputs);
-  SweepTable table;
-  std::optional<SweepIdentity> id;
+  app::SweepTable table;
+  std::optional<app::SweepIdentity> id;
   std::string grid, grid_file;  // the first shard's grid and file
-  std::vector<SweepTable> parts;
+  std::vector<app::SweepTable> parts;
   std::set<std::string> shards;
   std::size_t empty_inputs = 0;  // header-only CSVs: shards with no point
   for (const auto& f : inputs) {
-    SweepTable part = read_results_csv(f, true);
+    app::SweepTable part = app::read_results_csv(f, true);
     for (const auto& g : part.grids) {
       if (grid_file.empty()) {
         grid = g;
@@ -45,8 +45,8 @@ int merge_command(const Args& args) {
       }
     }
     if (part.points.empty()) ++empty_inputs;
-    if (!id && !part.points.empty()) id = identity_of(part);
-    if (id) check_identity(part, *id, f);
+    if (!id && !part.points.empty()) id = app::identity_of(part);
+    if (id) app::check_identity(part, *id, f);
     shards.insert(part.shards.begin(), part.shards.end());
     parts.push_back(std::move(part));
   }
@@ -54,10 +54,10 @@ int merge_command(const Args& args) {
   // names the mix) before a point is found in two inputs.
   std::set<std::string> counts;
   for (const auto& s : shards) counts.insert(s.substr(s.find('/') + 1));
-  if (counts.size() > 1) check_shards_complete(shards);
+  if (counts.size() > 1) app::check_shards_complete(shards);
   for (std::size_t i = 0; i < parts.size(); ++i)
-    merge_points(std::move(parts[i]), table, inputs[i]);
-  check_shards_complete(table.shards, empty_inputs);
+    app::merge_points(std::move(parts[i]), table, inputs[i]);
+  app::check_shards_complete(table.shards, empty_inputs);
   io::OutputFiles files;
   files.stage(output, table.render());
   files.commit();

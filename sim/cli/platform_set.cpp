@@ -59,9 +59,10 @@ void add_platform_set_options(po::options_description& desc) {
   // clang-format on
 }
 
-std::vector<PlatformSetup> expand_platforms(const po::variables_map& vm, const app::Overrides& base,
-                                            const std::string& scenario_platform,
-                                            const std::string& data_dir) {
+std::vector<app::PlatformSetup> expand_platforms(const po::variables_map& vm,
+                                                 const app::Overrides& base,
+                                                 const std::string& scenario_platform,
+                                                 const std::string& data_dir) {
   std::vector<std::string> platforms{scenario_platform};
   if (base.platform) {
     platforms = io::split(*base.platform, ',');
@@ -102,12 +103,12 @@ std::vector<PlatformSetup> expand_platforms(const po::variables_map& vm, const a
   };
   check_prefixes(base.platform_overrides, "--platform-override");
   for (const auto& v : variants) check_prefixes(v.overrides, "--variant " + v.name + ":");
-  std::vector<PlatformSetup> out;
+  std::vector<app::PlatformSetup> out;
   for (std::size_t i = 0; i < platforms.size(); ++i)
     for (const auto& v : variants) {
       // A variant whose keys all name other platforms leaves this one as it is.
       if (!v.name.empty() && platform::overrides_for(names[i], v.overrides).empty()) continue;
-      PlatformSetup setup{base, specs[i], app::platform_label(names[i], v.name)};
+      app::PlatformSetup setup{base, specs[i], app::platform_label(names[i], v.name)};
       setup.overrides.platform = platforms[i];
       setup.overrides.variant = v.name;
       setup.overrides.refuse_other_platform_overrides = false;

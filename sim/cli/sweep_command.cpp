@@ -13,12 +13,12 @@
 #include <set>
 
 #include "app/job.hpp"
+#include "app/sweep_table.hpp"
 #include "cli/amounts.hpp"
 #include "cli/commands.hpp"
 #include "cli/job_options.hpp"
 #include "cli/platform_set.hpp"
 #include "cli/results_output.hpp"
-#include "cli/sweep_table.hpp"
 #include "common/errors.hpp"
 #include "common/output_lock.hpp"
 #include "common/process_pool.hpp"
@@ -31,6 +31,13 @@
 namespace csx::cli {
 
 namespace {
+
+using app::check_identity;
+using app::describe;
+using app::PointKey;
+using app::read_results_csv;
+using app::SweepIdentity;
+using app::SweepTable;
 
 volatile std::sig_atomic_t g_signal = 0;
 extern "C" void on_signal(int sig) {
@@ -136,7 +143,7 @@ std::string grid_identity(const po::variables_map& vm, const std::string& scenar
 // The grid's jobs in canonical order (platform, num_csx, batch_size), this shard's share;
 // points a rule refuses are skipped with a note (every point refused: RuleError).
 std::map<PointKey, app::Job> grid_jobs(const io::Scenario& scenario,
-                                       const std::vector<PlatformSetup>& setups,
+                                       const std::vector<app::PlatformSetup>& setups,
                                        const std::vector<std::int64_t>& num_csx,
                                        const std::vector<std::int64_t>& batches,
                                        std::pair<std::int64_t, std::int64_t> shard,
@@ -255,8 +262,8 @@ SweepTable resume(const std::string& csv, std::map<PointKey, app::Job>& pending)
 // refuses (a shard with none writes no rows, which merge reads as missing); with --resume, an
 // existing --csv is checked to be of this shard. Prints the grid's size (unless quiet).
 int check_only(const po::variables_map& vm, const io::Scenario& scenario,
-               const std::vector<PlatformSetup>& setups, const std::vector<std::int64_t>& num_csx,
-               const std::vector<std::int64_t>& batches,
+               const std::vector<app::PlatformSetup>& setups,
+               const std::vector<std::int64_t>& num_csx, const std::vector<std::int64_t>& batches,
                std::pair<std::int64_t, std::int64_t> shard, const std::string& grid_id,
                const std::string& csv) {
   SkipNotes refused;

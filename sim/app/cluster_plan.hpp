@@ -92,7 +92,7 @@ struct PlanResult {
 // takes at least as long, and auto's choice is within (1 + auto_min_speedup) of the fastest
 // candidate. Rules refuse sizes from some size on (e.g. B < N), so that edge is found by
 // bisection. Throws RuleError when a rule refuses every cluster considered, InputError for bad
-// input (make_job's).
+// input (make_job's), std::runtime_error when a simulation process fails (run_job's).
 [[nodiscard]] PlanResult plan_clusters(const PlanRequest& request);
 
 }  // namespace csx::app

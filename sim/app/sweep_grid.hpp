@@ -71,7 +71,8 @@ struct PointEvents {
 
 // Runs the pending points in worker processes, `jobs` at once, into `table` (written to `csv`
 // at most once a second, the checkpoint of --resume); stops early when interrupted or a point
-// fails. Returns the first failure ("POINT: why"), empty if none.
+// fails. Returns the first failure ("POINT: why"), empty if none. Throws std::runtime_error when
+// a worker cannot be started, InputError when the checkpoint cannot be written.
 [[nodiscard]] std::string run_points(const std::map<PointKey, Job>& pending, std::int64_t jobs,
                                      const std::string& csv, SweepTable& table,
                                      const PointEvents& events);

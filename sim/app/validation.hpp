@@ -85,6 +85,7 @@ struct DecisionCheck {
   std::string decision;                 // how the choice was made
   bool matches = false;
 };
+// Throws as check_measurement.
 [[nodiscard]] DecisionCheck check_decision(const Entry& e, const ValidationSetup& setup);
 
 // Whether a micro-batch size that compiled fits on chip; `skipped` when its model file (a Model
@@ -93,6 +94,7 @@ struct MemoryCheck {
   bool skipped = false;
   model::MemoryBreakdown memory;
 };
+// Throws InputError for a malformed model file or platform override.
 [[nodiscard]] MemoryCheck check_memory_fact(const Entry& e, const ValidationSetup& setup);
 
 // Where the preferred MBS ranks among the simulated candidates (explore, compile-only), by step
@@ -103,6 +105,7 @@ struct PreferenceCheck {
   double slower_pct = 0;  // than the fastest
   std::int64_t fastest = 0;
 };
+// Throws as check_measurement.
 [[nodiscard]] PreferenceCheck check_preference(const Entry& e, const ValidationSetup& setup);
 
 // tools/calibrate --cross-validate --group `group` (model, family or run) on `reference`, with

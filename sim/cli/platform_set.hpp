@@ -14,11 +14,7 @@ namespace csx::cli {
 // The --platform and --variant options of sweep and plan.
 void add_platform_set_options(po::options_description& desc);
 
-// One setup per (platform, variant or none), in the order given; a variant whose keys all name
-// other platforms is skipped for that platform. A PLATFORM: prefix applies a key to that
-// platform only and must name a platform of the set. Without --platform, the scenario's
-// platform. Throws InputError for a malformed or repeated variant, a platform listed twice, an
-// unknown key or value (naming its flag), or a prefix naming no platform of the set.
+// app::platform_setups of --platform (in `base`) and --variant. Throws as it does.
 [[nodiscard]] std::vector<app::PlatformSetup> expand_platforms(const po::variables_map& vm,
                                                                const app::Overrides& base,
                                                                const std::string& scenario_platform,

@@ -3,6 +3,7 @@
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
+#include <algorithm>
 #include <chrono>
 #include <fstream>
 #include <iterator>
@@ -11,6 +12,7 @@
 #include "common/errors.hpp"
 #include "common/process_pool.hpp"
 #include "common/short_hash.hpp"
+#include "engine/simulation.hpp"
 #include "report/atomic_file.hpp"
 #include "report/results_csv.hpp"
 
@@ -203,6 +205,18 @@ std::string run_points(const std::map<PointKey, Job>& pending, std::int64_t jobs
       },
       [&] { return events.interrupted() || !failure.empty(); });
   return failure;
+}
+
+int processes_per_point(std::int64_t jobs) {
+  return static_cast<int>(std::max<std::int64_t>(1, engine::available_cpus() / jobs));
+}
+
+std::optional<std::int64_t> fixed_steps_across_batches(const Overrides& base,
+                                                       const io::Scenario& scenario,
+                                                       std::size_t batch_sizes) {
+  const auto steps = base.training_steps ? base.training_steps : scenario.max_steps;
+  if (steps && !base.tokens && batch_sizes > 1) return steps;
+  return std::nullopt;
 }
 
 bool any_chosen(const SweepTable& table) {

@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <functional>
 #include <map>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -76,6 +77,17 @@ struct PointEvents {
 [[nodiscard]] std::string run_points(const std::map<PointKey, Job>& pending, std::int64_t jobs,
                                      const std::string& csv, SweepTable& table,
                                      const PointEvents& events);
+
+// The simulation processes each grid point gets when `jobs` points run at once: the available
+// CPUs divided among them, at least one.
+[[nodiscard]] int processes_per_point(std::int64_t jobs);
+
+// The training steps every point runs when they are fixed (--steps or the file's max_steps,
+// no --tokens) over more than one batch size: the points then train different numbers of
+// samples. Empty otherwise.
+[[nodiscard]] std::optional<std::int64_t> fixed_steps_across_batches(const Overrides& base,
+                                                                     const io::Scenario& scenario,
+                                                                     std::size_t batch_sizes);
 
 // Whether some point of `table` has a chosen candidate.
 [[nodiscard]] bool any_chosen(const SweepTable& table);

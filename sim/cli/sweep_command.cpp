@@ -18,7 +18,6 @@
 #include "cli/results_output.hpp"
 #include "common/errors.hpp"
 #include "common/output_lock.hpp"
-#include "engine/simulation.hpp"
 #include "input/value_list.hpp"
 #include "report/atomic_file.hpp"
 #include "report/results_csv.hpp"
@@ -215,9 +214,6 @@ int sweep_command(const Args& args) {
   const auto num_csx = io::parse_value_list((*vm)["num-csx"].as<std::string>(), "--num-csx");
   const auto batches = io::parse_value_list((*vm)["batch-size"].as<std::string>(), "--batch-size");
   const std::int64_t jobs = read_jobs(*vm, "grid points").value_or(1);
-  // The CPUs left to each grid point simulate its candidates.
-  const int processes_per_point =
-      static_cast<int>(std::max<std::int64_t>(1, engine::available_cpus() / jobs));
   const auto shard = vm->count("shard") ? io::parse_shard((*vm)["shard"].as<std::string>())
                                         : std::pair<std::int64_t, std::int64_t>{0, 1};
   const app::Overrides base = read_overrides(*vm, true);
@@ -226,9 +222,7 @@ int sweep_command(const Args& args) {
   print_warnings(scenario);
   check_outputs_against_model(*vm, {"csv", "json"}, scenario);
   auto setups = expand_platforms(*vm, base, scenario.platform, data_dir());
-  // A fixed step count over several batch sizes trains different token budgets.
-  const auto fixed_steps = base.training_steps ? base.training_steps : scenario.max_steps;
-  if (fixed_steps && !base.tokens && batches.size() > 1)
+  if (const auto fixed_steps = app::fixed_steps_across_batches(base, scenario, batches.size()))
     fmt::print(stderr,
                "note: time_to_train_s is for {} steps at every batch size, so the points train "
                "different numbers of samples; pass --tokens to compare one token budget\n",
@@ -241,7 +235,7 @@ int sweep_command(const Args& args) {
       batches,
       shard,
       app::grid_identity(scenario_file, given_options(*vm), num_csx, batches, shard.second),
-      processes_per_point,
+      app::processes_per_point(jobs),
       data_dir()};
   if (vm->count("check-only")) return check_only(*vm, grid, csv);
   SkipNotes refused;

@@ -3,8 +3,8 @@
 
 #include <optional>
 
+#include "app/job.hpp"
 #include "cli/options.hpp"
-#include "cli/run_job.hpp"
 
 namespace csx::cli {
 
@@ -19,6 +19,6 @@ inline constexpr std::int64_t kMaxJobs = 1024;
 void add_job_options(po::options_description& desc, bool grid = false);
 // Throws InputError for malformed values. With `grid`, --num-csx and --batch-size are lists
 // read by the sweep, not single values.
-[[nodiscard]] Overrides read_overrides(const po::variables_map& vm, bool grid = false);
+[[nodiscard]] app::Overrides read_overrides(const po::variables_map& vm, bool grid = false);
 
 }  // namespace csx::cli

@@ -1,14 +1,10 @@
 // `csxsim merge A.csv B.csv ... -o ALL.csv`: joins sweep shards (and run or plan CSVs of one
 // model) into the CSV an unsharded sweep writes; refuses a set of shards with one missing.
-#include <fmt/format.h>
-#include <optional>
-#include <set>
 #include <vector>
 
+#include "app/sweep_merge.hpp"
 #include "cli/commands.hpp"
 #include "cli/options.hpp"
-#include "cli/sweep_table.hpp"
-#include "common/errors.hpp"
 #include "report/atomic_file.hpp"
 
 namespace csx::cli {
@@ -25,39 +21,7 @@ int merge_command(const Args& args) {
   const auto vm = parse_options(args, "csxsim merge A.csv B.csv ... -o ALL.csv", desc, &pos);
   if (!vm) return 0;
   if (output != io::kStandardOutput) io::check_output_path(output, "-o", inputs);
-  SweepTable table;
-  std::optional<SweepIdentity> id;
-  std::string grid, grid_file;  // the first shard's grid and file
-  std::vector<SweepTable> parts;
-  std::set<std::string> shards;
-  std::size_t empty_inputs = 0;  // header-only CSVs: shards with no point
-  for (const auto& f : inputs) {
-    SweepTable part = read_results_csv(f, true);
-    for (const auto& g : part.grids) {
-      if (grid_file.empty()) {
-        grid = g;
-        grid_file = f;
-      } else if (g != grid) {
-        throw InputError(fmt::format(
-            "{}: a shard of another sweep (grid {}; {} is of grid {}): other options, or the "
-            "grid cut into other shards; merge the shards of one sweep",
-            f, g, grid_file, grid));
-      }
-    }
-    if (part.points.empty()) ++empty_inputs;
-    if (!id && !part.points.empty()) id = identity_of(part);
-    if (id) check_identity(part, *id, f);
-    shards.insert(part.shards.begin(), part.shards.end());
-    parts.push_back(std::move(part));
-  }
-  // Shards of different sweeps (N=3 and N=4) share points: say that (check_shards_complete
-  // names the mix) before a point is found in two inputs.
-  std::set<std::string> counts;
-  for (const auto& s : shards) counts.insert(s.substr(s.find('/') + 1));
-  if (counts.size() > 1) check_shards_complete(shards);
-  for (std::size_t i = 0; i < parts.size(); ++i)
-    merge_points(std::move(parts[i]), table, inputs[i]);
-  check_shards_complete(table.shards, empty_inputs);
+  const auto table = app::merge_results(inputs);
   io::OutputFiles files;
   files.stage(output, table.render());
   files.commit();

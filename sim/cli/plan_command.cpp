@@ -1,176 +1,48 @@
-// `csxsim plan MODEL --tokens T (--deadline D | --num-csx LIST)`: the smallest cluster that
-// trains a token budget by a deadline, or the time to train on given clusters, for each
-// platform (and variant) and batch size.
+// `csxsim plan MODEL --tokens T (--deadline D | --num-csx LIST)`: options, app::plan_clusters,
+// the table and the answers.
 #include <fmt/format.h>
 #include <algorithm>
 #include <cmath>
-#include <limits>
-#include <map>
 
+#include "app/cluster_plan.hpp"
 #include "cli/amounts.hpp"
 #include "cli/commands.hpp"
 #include "cli/job_options.hpp"
 #include "cli/platform_set.hpp"
 #include "cli/results_output.hpp"
-#include "cli/run_job.hpp"
-#include "cli/sweep_table.hpp"
 #include "common/errors.hpp"
 #include "input/value_list.hpp"
 #include "report/atomic_file.hpp"
-#include "report/results_csv.hpp"
 
 namespace csx::cli {
 namespace {
 
-constexpr double kNever = std::numeric_limits<double>::infinity();
+using app::Evaluation;
 
-// One evaluated cluster: the chosen candidate of the training pass, or why there is none.
-struct Evaluation {
-  PointKey key;
-  std::int64_t steps = 0;
-  std::int64_t tokens_per_step = 0;
-  double time_s = kNever;  // time to train; infinite when nothing fits or a rule refuses
-  const search::CandidateResult* chosen = nullptr;
-  std::string why_not;   // a rule's refusal or why nothing fits
-  bool refused = false;  // a rule refuses this cluster (e.g. MBS above the per-system batch)
-  PassResult result;
-};
-
-class Planner {
- public:
-  Planner(const io::Scenario& scenario, int processes)
-      : scenario_(scenario), processes_(processes) {}
-
-  const Evaluation& evaluate(const Overrides& setup, const std::string& label, std::int64_t n,
-                             std::int64_t b) {
-    const PointKey key{label, n, b};
-    if (const auto it = done_.find(key); it != done_.end()) return it->second;
-    Evaluation& e = done_[key];
-    e.key = key;
-    Overrides o = setup;
-    o.num_csx = n;
-    o.batch_size = b;
-    o.mode = io::Mode::kTrain;
-    try {
-      Job job = make_job(scenario_, o, data_dir());
-      job.simulation_processes = processes_;
-      e.result = std::move(run_job(job).front());
-      e.steps = job.training_steps.value_or(0);
-      e.tokens_per_step = b * scenario_.model.seq_len;
-      for (const auto& row : e.result.outcome.rows) {
-        rows_.points[key] += io::csv_row(e.result.context, row);
-        if (row.chosen) {
-          e.chosen = &row;
-          e.time_s = static_cast<double>(e.steps) * row.sim.step_time_s;
-        }
-      }
-      if (!e.chosen)
-        e.why_not =
-            e.result.outcome.rows.empty() ? "nothing fits" : e.result.outcome.rows.back().reason;
-    } catch (const RuleError& err) {
-      e.why_not = err.what();
-      e.refused = true;
-    }
-    return e;
-  }
-
-  [[nodiscard]] const std::map<PointKey, Evaluation>& evaluations() const { return done_; }
-  [[nodiscard]] double auto_min_speedup() const { return scenario_.auto_min_speedup; }
-  [[nodiscard]] const SweepTable& rows() const { return rows_; }
-
- private:
-  const io::Scenario& scenario_;
-  int processes_;
-  std::map<PointKey, Evaluation> done_;
-  SweepTable rows_;
-};
-
-// Smallest num_csx in [1, max_n] whose time to train is within the deadline: doubling from 1
-// to the first size that meets it (or that a rule refuses), then every size between the last
-// miss and it, in ascending order, until one meets the deadline. Under `auto` the time to train
-// is not monotone in num_csx (the per-system batch, and with it the micro-batch size, changes
-// with every size), so bisecting there could skip the answer; only the sizes below the last
-// doubling miss are taken to miss without being evaluated
-// (docs/questions.md#questions-csxsim-answers). In the scan, sizes with the per-system batch P =
-// ceil(B / N) of a smaller size that misses are ruled out when it misses by more than auto's
-// threshold: they run the same work on the fullest system (same candidates, same memory) over a
-// SwarmX tree at least as deep, so each candidate takes at least as long, and auto's choice is
-// within (1 + auto_min_speedup) of the fastest candidate. Rules refuse sizes from some size on
-// (e.g. B < N), so that edge is found by bisection.
-struct SmallestSearch {
-  std::optional<std::int64_t> num_csx;  // empty when no size meets the deadline
-  std::int64_t last_doubling_miss = 0;  // 0 when size 1 was not a miss
-  std::int64_t scanned_to = 0;          // the largest size of the scan after the doubling
-};
-SmallestSearch smallest_meeting(Planner& planner, const PlatformSetup& setup, std::int64_t b,
-                                std::int64_t max_n, double deadline_s) {
-  const auto eval = [&](std::int64_t n) -> const Evaluation& {
-    return planner.evaluate(setup.overrides, setup.label, n, b);
-  };
-  std::int64_t miss = 0, upper = 0;  // every size in (miss, upper] is scanned
-  for (std::int64_t n = 1;; n = std::min(2 * n, max_n)) {
-    const auto& e = eval(n);
-    if (e.refused) {
-      // The rules allow miss (or nothing) and refuse n: the largest allowed size in between.
-      std::int64_t allowed = miss, refused = n;
-      while (refused - allowed > 1) {
-        const std::int64_t mid = allowed + (refused - allowed) / 2;
-        (eval(mid).refused ? refused : allowed) = mid;
-      }
-      upper = allowed;
-      break;
-    }
-    if (e.time_s <= deadline_s) {
-      upper = n;
-      break;
-    }
-    miss = n;
-    if (n == max_n) return {std::nullopt, miss, miss};
-  }
-  const double ruled_out_above = deadline_s * (1 + planner.auto_min_speedup());
-  for (std::int64_t n = miss + 1; n <= upper;) {
-    const auto& e = eval(n);
-    if (e.time_s <= deadline_s) return {n, miss, n};
-    const std::int64_t p = (b + n - 1) / n;  // the largest size with this P: (b - 1) / (p - 1)
-    n = e.time_s > ruled_out_above && p > 1 ? (b - 1) / (p - 1) + 1 : n + 1;
-  }
-  return {std::nullopt, miss, upper};
+// The note of a search that saw more systems take longer, naming which sizes it evaluated.
+std::string monotony_note(const app::NonMonotony& m) {
+  const auto miss = m.last_doubling_miss;
+  const std::string scanned =
+      m.scanned_to > miss
+          ? fmt::format(
+                "every size from {} to {} was evaluated or ruled out by a smaller one "
+                "of the same per-system batch, below {} only the doubling sizes (1, "
+                "2, 4, ..., {}: the others are taken to miss as {} does)",
+                miss + 1, m.scanned_to, miss + 1, miss, miss)
+          : fmt::format("only the doubling sizes (1, 2, 4, ..., {}) were evaluated", miss);
+  return fmt::format(
+      "note: the time to train is not monotone in num_csx here ({} takes {}, {} takes {}); "
+      "{}",
+      m.faster->key.num_csx, human_duration(m.faster->time.seconds), m.slower->key.num_csx,
+      human_duration(m.slower->time.seconds), scanned);
 }
 
-// Where the evaluated sizes of one platform and batch show that more systems took longer:
-// the first such pair, and which sizes were evaluated, as a note; empty when the evaluated
-// times fall with num_csx.
-std::string monotony_note(const Planner& planner, const std::string& label, std::int64_t b,
-                          const SmallestSearch& search) {
-  const Evaluation* fastest = nullptr;  // the fastest of the smaller sizes
-  for (const auto& [key, e] : planner.evaluations()) {
-    if (key.platform != label || key.batch_size != b || !e.chosen) continue;
-    if (fastest && e.time_s > fastest->time_s) {
-      const auto m = search.last_doubling_miss;
-      const std::string scanned =
-          search.scanned_to > m
-              ? fmt::format(
-                    "every size from {} to {} was evaluated or ruled out by a smaller one "
-                    "of the same per-system batch, below {} only the doubling sizes (1, "
-                    "2, 4, ..., {}: the others are taken to miss as {} does)",
-                    m + 1, search.scanned_to, m + 1, m, m)
-              : fmt::format("only the doubling sizes (1, 2, 4, ..., {}) were evaluated", m);
-      return fmt::format(
-          "note: the time to train is not monotone in num_csx here ({} takes {}, {} takes {}); "
-          "{}",
-          fastest->key.num_csx, human_duration(fastest->time_s), key.num_csx,
-          human_duration(e.time_s), scanned);
-    }
-    if (!fastest || e.time_s < fastest->time_s) fastest = &e;
-  }
-  return "";
-}
-
-void print_table(const Planner& planner, double deadline_s) {
+void print_table(const std::map<app::PointKey, Evaluation>& evaluations,
+                 std::optional<double> deadline_s) {
   fmt::print("{:<16} {:>10} {:>8} {:>6} {:>15} {:>10} {:>12} {:>11} {:>14}  {}\n", "platform",
              "batch_size", "num_csx", "MBS", "tokens/step", "steps", "step_time_s", "samples/s",
-             "time_to_train", std::isfinite(deadline_s) ? "meets deadline" : "");
-  for (const auto& [key, e] : planner.evaluations()) {
+             "time_to_train", deadline_s ? "meets deadline" : "");
+  for (const auto& [key, e] : evaluations) {
     if (!e.chosen) {
       fmt::print("{:<16} {:>10} {:>8} {:>6} {:>15} {:>10} {:>12} {:>11} {:>14}  {}\n", key.platform,
                  key.batch_size, key.num_csx, "-", "-", "-", "-", "-", "-", e.why_not);
@@ -179,22 +51,49 @@ void print_table(const Planner& planner, double deadline_s) {
     fmt::print("{:<16} {:>10} {:>8} {:>6} {:>15} {:>10} {:>12.4f} {:>11.2f} {:>14}  {}\n",
                key.platform, key.batch_size, key.num_csx, e.chosen->micro_batch_size,
                e.tokens_per_step, e.steps, e.chosen->sim.step_time_s, e.chosen->samples_per_s,
-               human_duration(e.time_s),
-               std::isfinite(deadline_s) ? (e.time_s <= deadline_s ? "yes" : "no") : "");
+               human_duration(e.time.seconds),
+               deadline_s ? (e.time.seconds <= *deadline_s ? "yes" : "no") : "");
   }
 }
 
 // The answer for one cluster: the time to train with its 80 % interval (the step time's).
 std::string summary(const Evaluation& e) {
-  const double steps = static_cast<double>(e.steps);
   return fmt::format(
       "{} x {} (batch_size {}, micro_batch_size {}) trains in {} (80 % interval {}; {} steps x "
       "{:.4f} s, bound: {})",
       e.key.num_csx, e.key.platform, e.key.batch_size, e.chosen->micro_batch_size,
-      human_duration(e.time_s),
-      human_duration_range(steps * e.chosen->interval.step_time_s_low,
-                           steps * e.chosen->interval.step_time_s_high, e.time_s),
-      e.steps, e.chosen->sim.step_time_s, e.chosen->sim.bound);
+      human_duration(e.time.seconds),
+      human_duration_range(e.time.low_s, e.time.high_s, e.time.seconds), e.steps,
+      e.chosen->sim.step_time_s, e.chosen->sim.bound);
+}
+
+// The answer lines of one platform and batch (with a deadline) or one cluster (without).
+void add_answer(std::vector<std::string>& lines, const app::PlanAnswer& a,
+                std::optional<double> deadline_s) {
+  if (!deadline_s) {
+    const auto& e = *a.evaluation;
+    lines.push_back(e.chosen
+                        ? fmt::format("{}, batch_size {}: {}", a.label, a.batch_size, summary(e))
+                        : fmt::format("{}, batch_size {}, num_csx {}: {}", a.label, a.batch_size,
+                                      e.key.num_csx, e.why_not));
+    return;
+  }
+  if (a.non_monotony) lines.push_back(monotony_note(*a.non_monotony));
+  if (!a.evaluation) {
+    lines.push_back(fmt::format("{}, batch_size {}: no num_csx up to {} meets {}{}", a.label,
+                                a.batch_size, a.limit, human_duration(*deadline_s),
+                                a.other ? "; the fastest evaluated: " + summary(*a.other)
+                                        : "; nothing evaluated runs (the table says why)"));
+    return;
+  }
+  const auto& e = *a.evaluation;
+  std::string why = "one system suffices";
+  if (a.other)
+    why = a.other->chosen ? fmt::format("{} would take {}", a.other->key.num_csx,
+                                        human_duration(a.other->time.seconds))
+                          : fmt::format("{}: {}", a.other->key.num_csx, a.other->why_not);
+  lines.push_back(fmt::format("{}, batch_size {}: {}, within {}; {}", a.label, a.batch_size,
+                              summary(e), human_duration(*deadline_s), why));
 }
 
 }  // namespace
@@ -252,11 +151,11 @@ int plan_command(const Args& args) {
   const std::string model_path = resolve_model_path(model_arg);
   auto out = output_paths(*vm, {"csv", "json"}, {model_path});
   const std::string &csv = out["csv"], &json = out["json"];
-  const double deadline_s =
-      vm->count("deadline") ? parse_duration_s((*vm)["deadline"].as<std::string>(), "--deadline")
-                            : kNever;
+  std::optional<double> deadline_s;
+  if (vm->count("deadline"))
+    deadline_s = parse_duration_s((*vm)["deadline"].as<std::string>(), "--deadline");
   const auto max_n = optional_count(*vm, "max-num-csx");
-  Overrides base = read_overrides(*vm, true);
+  app::Overrides base = read_overrides(*vm, true);
   const auto scenario = io::load_scenario(model_path, data_dir(), optional_count(*vm, "seq-len"));
   print_warnings(scenario);
   check_outputs_against_model(*vm, {"csv", "json"}, scenario);
@@ -268,7 +167,7 @@ int plan_command(const Args& args) {
   else
     throw InputError(fmt::format(
         "{}: no training batch size in the file; pass --batch-size (a list is fine)", model_path));
-  const auto setups = expand_platforms(*vm, base, scenario.platform, data_dir());
+  auto setups = expand_platforms(*vm, base, scenario.platform, data_dir());
   std::vector<std::int64_t> clusters;  // --num-csx, each once, ascending
   if (vm->count("num-csx")) {
     clusters = io::parse_value_list((*vm)["num-csx"].as<std::string>(), "--num-csx");
@@ -277,94 +176,46 @@ int plan_command(const Args& args) {
   }
   std::sort(batches.begin(), batches.end());
   batches.erase(std::unique(batches.begin(), batches.end()), batches.end());
-  Planner planner(scenario, static_cast<int>(read_jobs(*vm, "simulations").value_or(0)));
+  const app::PlanRequest request{scenario,
+                                 std::move(setups),
+                                 batches,
+                                 deadline_s,
+                                 max_n,
+                                 clusters,
+                                 static_cast<int>(read_jobs(*vm, "simulations").value_or(0)),
+                                 data_dir()};
+  const auto result = app::plan_clusters(request);
   std::vector<std::string> answers;
-  const Evaluation* best = nullptr;
-  const bool with_deadline = vm->count("deadline") > 0;
-  for (const auto& setup : setups) {
-    const auto& label = setup.label;
-    for (const auto b : batches) {
-      if (with_deadline) {
-        const std::int64_t limit = std::min<std::int64_t>(
-            {setup.spec.max_cluster_size, b, max_n.value_or(setup.spec.max_cluster_size)});
-        const auto search = smallest_meeting(planner, setup, b, limit, deadline_s);
-        const auto& n = search.num_csx;
-        if (search.last_doubling_miss > 1) {
-          auto note = monotony_note(planner, label, b, search);
-          if (!note.empty()) answers.push_back(std::move(note));
-        }
-        if (!n) {
-          // The fastest cluster evaluated for this platform and batch, if any ran.
-          const Evaluation* fastest = nullptr;
-          for (const auto& [key, e] : planner.evaluations())
-            if (key.platform == label && key.batch_size == b && e.chosen &&
-                (!fastest || e.time_s < fastest->time_s))
-              fastest = &e;
-          answers.push_back(fmt::format("{}, batch_size {}: no num_csx up to {} meets {}{}", label,
-                                        b, limit, human_duration(deadline_s),
-                                        fastest ? "; the fastest evaluated: " + summary(*fastest)
-                                                : "; nothing evaluated runs (the table says why)"));
-          continue;
-        }
-        const auto& e = planner.evaluate(setup.overrides, label, *n, b);
-        std::string why = "one system suffices";
-        if (*n > 1) {
-          const auto& smaller = planner.evaluate(setup.overrides, label, *n - 1, b);
-          why = smaller.chosen
-                    ? fmt::format("{} would take {}", *n - 1, human_duration(smaller.time_s))
-                    : fmt::format("{}: {}", *n - 1, smaller.why_not);
-        }
-        answers.push_back(fmt::format("{}, batch_size {}: {}, within {}; {}", label, b, summary(e),
-                                      human_duration(deadline_s), why));
-        if (!best || e.key.num_csx < best->key.num_csx ||
-            (e.key.num_csx == best->key.num_csx && e.time_s < best->time_s))
-          best = &e;
-      } else {
-        for (const auto n : clusters) {
-          const auto& e = planner.evaluate(setup.overrides, label, n, b);
-          answers.push_back(
-              e.chosen ? fmt::format("{}, batch_size {}: {}", label, b, summary(e))
-                       : fmt::format("{}, batch_size {}, num_csx {}: {}", label, b, n, e.why_not));
-          if (e.chosen && (!best || e.time_s < best->time_s)) best = &e;
-        }
-      }
-    }
-  }
-  // Every cluster refused by a rule is bad input (exit 2, no file), as in run.
-  const auto& evals = planner.evaluations();
-  if (!evals.empty() &&
-      std::all_of(evals.begin(), evals.end(), [](const auto& kv) { return kv.second.refused; }))
-    throw RuleError(fmt::format("every cluster considered is refused; first: {}",
-                                evals.begin()->second.why_not));
+  for (const auto& a : result.answers) add_answer(answers, a, deadline_s);
   io::OutputFiles files;
-  if (!csv.empty()) files.stage(csv, planner.rows().render());
+  if (!csv.empty()) files.stage(csv, result.rows.render());
   if (!json.empty()) {
     auto inputs = job_inputs("plan", model_path, scenario, base);
     inputs["batch_size"] = batches;
-    inputs["deadline_s"] = vm->count("deadline") ? nlohmann::ordered_json(deadline_s)
-                                                 : nlohmann::ordered_json(nullptr);
+    inputs["deadline_s"] =
+        deadline_s ? nlohmann::ordered_json(*deadline_s) : nlohmann::ordered_json(nullptr);
     if (vm->count("num-csx")) inputs["num_csx"] = (*vm)["num-csx"].as<std::string>();
     if (vm->count("variant")) inputs["variants"] = (*vm)["variant"].as<std::vector<std::string>>();
-    stage_results_json(files, json, inputs, planner.rows().render());
+    stage_results_json(files, json, inputs, result.rows.render());
   }
   // With --csv - or --json -, standard output carries the data alone: no table, the answer on
   // standard error.
   const bool data_out = data_on_stdout(*vm);
   std::FILE* answer_to = data_out ? stderr : stdout;
   if (!vm->count("quiet") && !data_out) {
-    print_table(planner, with_deadline ? deadline_s : kNever);
+    print_table(result.evaluations, deadline_s);
     fmt::print("\n");
   }
   for (const auto& a : answers) fmt::print(answer_to, "{}\n", a);
-  if (best)
+  if (const auto* best = result.best)
     fmt::print(answer_to, "answer: {}\n",
-               with_deadline ? fmt::format("smallest cluster: {}", summary(*best))
-                             : fmt::format("fastest: {}", summary(*best)));
+               deadline_s ? fmt::format("smallest cluster: {}", summary(*best))
+                          : fmt::format("fastest: {}", summary(*best)));
   files.commit();
-  if (!best) {
-    if (with_deadline)
+  if (!result.best) {
+    if (deadline_s)
       throw InfeasibleError(fmt::format("no platform and batch size considered meets {}",
-                                        human_duration(deadline_s)));
+                                        human_duration(*deadline_s)));
     throw InfeasibleError("nothing fits on any cluster considered");
   }
   return 0;

@@ -6,30 +6,18 @@
 #include <string>
 #include <vector>
 
+#include "app/platform_setup.hpp"
 #include "cli/options.hpp"
-#include "cli/run_job.hpp"
 
 namespace csx::cli {
 
 // The --platform and --variant options of sweep and plan.
 void add_platform_set_options(po::options_description& desc);
 
-// One platform of a sweep or plan: the overrides a job takes (platform, variant, the shared
-// --platform-override ones then the variant's), the platform with them applied, its label.
-struct PlatformSetup {
-  Overrides overrides;
-  platform::PlatformSpec spec;
-  std::string label;  // platform_label(): "cs3", "cs3+io2x"
-};
-
-// One setup per (platform, variant or none), in the order given; a variant whose keys all name
-// other platforms is skipped for that platform. A PLATFORM: prefix applies a key to that
-// platform only and must name a platform of the set. Without --platform, the scenario's
-// platform. Throws InputError for a malformed or repeated variant, a platform listed twice, an
-// unknown key or value (naming its flag), or a prefix naming no platform of the set.
-[[nodiscard]] std::vector<PlatformSetup> expand_platforms(const po::variables_map& vm,
-                                                          const Overrides& base,
-                                                          const std::string& scenario_platform,
-                                                          const std::string& data_dir);
+// app::platform_setups of --platform (in `base`) and --variant. Throws as it does.
+[[nodiscard]] std::vector<app::PlatformSetup> expand_platforms(const po::variables_map& vm,
+                                                               const app::Overrides& base,
+                                                               const std::string& scenario_platform,
+                                                               const std::string& data_dir);
 
 }  // namespace csx::cli

@@ -11,6 +11,7 @@
 #include <stdexcept>
 #include "common/errors.hpp"
 
+#include "app/mbs_source.hpp"
 #include "report/atomic_file.hpp"
 #include "report/csv_reader.hpp"
 #include "report/results_csv.hpp"
@@ -94,7 +95,7 @@ SilencedStdout::~SilencedStdout() {
   ::close(saved_);
 }
 
-std::string run_csv_text(const std::vector<PassResult>& results) {
+std::string run_csv_text(const std::vector<app::PassResult>& results) {
   std::string text = io::csv_header();
   for (const auto& r : results)
     for (const auto& row : r.outcome.rows) text += io::csv_row(r.context, row);
@@ -111,7 +112,7 @@ nlohmann::ordered_json or_null(const std::optional<T>& v) {
 }  // namespace
 
 nlohmann::ordered_json job_inputs(const std::string& command, const std::string& scenario_file,
-                                  const io::Scenario& s, const Overrides& o) {
+                                  const io::Scenario& s, const app::Overrides& o) {
   nlohmann::ordered_json j;
   j["command"] = command;
   j["scenario"] = scenario_file;
@@ -123,8 +124,10 @@ nlohmann::ordered_json job_inputs(const std::string& command, const std::string&
   j["mode"] = io::to_string(o.mode.value_or(s.mode));
   j["num_csx"] = or_null(o.num_csx ? o.num_csx : s.num_csx);
   j["batch_size"] = or_null(o.batch_size ? o.batch_size : s.batch_size);
-  const auto setting = o.micro_batch_size ? o.micro_batch_size : s.train_micro_batch_size;
-  j["micro_batch_size"] = setting ? batching::to_string(*setting) : std::string("auto");
+  // The setting of the first pass the mode runs (an eval-only run's is the eval one).
+  const bool eval_only = o.mode.value_or(s.mode) == io::Mode::kEval;
+  j["micro_batch_size"] = batching::to_string(
+      app::mbs_setting(o.micro_batch_size, eval_only ? s.eval_mbs : s.train_mbs).setting);
   j["compile_only"] = s.compile_only || o.compile_only;
   j["steps"] = or_null(o.training_steps ? o.training_steps : s.max_steps);
   j["tokens"] = or_null(o.tokens);
@@ -132,8 +135,8 @@ nlohmann::ordered_json job_inputs(const std::string& command, const std::string&
   return j;
 }
 
-nlohmann::ordered_json run_inputs(const std::string& scenario_file, const Job& job,
-                                  const Overrides& o) {
+nlohmann::ordered_json run_inputs(const std::string& scenario_file, const app::Job& job,
+                                  const app::Overrides& o) {
   auto j = job_inputs("run", scenario_file, job.scenario, o);
   j["platform"] = job.platform_label;
   j["num_csx"] = job.num_csx;
@@ -156,7 +159,8 @@ nlohmann::ordered_json run_inputs(const std::string& scenario_file, const Job& j
 }
 
 nlohmann::ordered_json sweep_inputs(const std::string& scenario_file, const io::Scenario& s,
-                                    const Overrides& o, const std::vector<std::int64_t>& num_csx,
+                                    const app::Overrides& o,
+                                    const std::vector<std::int64_t>& num_csx,
                                     const std::vector<std::int64_t>& batch_sizes,
                                     std::pair<std::int64_t, std::int64_t> shard) {
   auto j = job_inputs("sweep", scenario_file, s, o);

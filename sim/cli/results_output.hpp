@@ -7,32 +7,35 @@
 #include <string>
 #include <vector>
 
+#include "app/job.hpp"
 #include "cli/options.hpp"
-#include "cli/run_job.hpp"
 #include "report/atomic_file.hpp"
 
 namespace csx::cli {
 
 // run's CSV: the header and one row per evaluated candidate of each pass (`run --csv`).
-[[nodiscard]] std::string run_csv_text(const std::vector<PassResult>& results);
+[[nodiscard]] std::string run_csv_text(const std::vector<app::PassResult>& results);
 
 // The inputs of a run or sweep as given: the scenario file, its model and sequence length
 // (tokens), the platform and its overrides (KEY=VALUE), mode, num_csx and batch_size (null
-// when neither flag nor file sets them), the micro_batch_size setting, compile_only, steps
+// when neither flag nor file sets them), the micro_batch_size setting (app::mbs_setting, of the
+// first pass the mode runs), compile_only, steps
 // (training steps for time to train, null when unknown) and simulated_steps.
 [[nodiscard]] nlohmann::ordered_json job_inputs(const std::string& command,
                                                 const std::string& scenario_file,
-                                                const io::Scenario& scenario, const Overrides& o);
+                                                const io::Scenario& scenario,
+                                                const app::Overrides& o);
 
 // job_inputs completed with what make_job resolved: num_csx and, per pass, its mode,
 // batch_size (samples) and micro_batch_size setting.
-[[nodiscard]] nlohmann::ordered_json run_inputs(const std::string& scenario_file, const Job& job,
-                                                const Overrides& o);
+[[nodiscard]] nlohmann::ordered_json run_inputs(const std::string& scenario_file,
+                                                const app::Job& job, const app::Overrides& o);
 
 // job_inputs of a sweep: num_csx and batch_size are the grid's values (as listed), shard is
 // "I/N".
 [[nodiscard]] nlohmann::ordered_json sweep_inputs(const std::string& scenario_file,
-                                                  const io::Scenario& scenario, const Overrides& o,
+                                                  const io::Scenario& scenario,
+                                                  const app::Overrides& o,
                                                   const std::vector<std::int64_t>& num_csx,
                                                   const std::vector<std::int64_t>& batch_sizes,
                                                   std::pair<std::int64_t, std::int64_t> shard);

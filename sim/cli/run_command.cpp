@@ -4,11 +4,11 @@
 #include <charconv>
 #include <filesystem>
 
+#include "app/job.hpp"
 #include "cli/amounts.hpp"
 #include "cli/commands.hpp"
 #include "cli/job_options.hpp"
 #include "cli/results_output.hpp"
-#include "cli/run_job.hpp"
 #include "cli/run_report.hpp"
 #include "common/errors.hpp"
 #include "common/whole_number.hpp"
@@ -54,8 +54,8 @@ std::optional<std::int64_t> read_jobs(const po::variables_map& vm, const char* w
   return jobs;
 }
 
-Overrides read_overrides(const po::variables_map& vm, bool grid) {
-  Overrides o;
+app::Overrides read_overrides(const po::variables_map& vm, bool grid) {
+  app::Overrides o;
   if (!grid) {
     o.num_csx = optional_count(vm, "num-csx");
     o.batch_size = optional_count(vm, "batch-size");
@@ -93,8 +93,8 @@ constexpr std::int64_t kTraceMaxEvents = 500000;
 constexpr double kTraceEventBytes = 258;
 
 // The chosen candidate's timeline, recorded by the simulation that produced its row.
-void write_trace(io::OutputFiles& out, const std::string& path, const Job& job,
-                 const PassResult& r) {
+void write_trace(io::OutputFiles& out, const std::string& path, const app::Job& job,
+                 const app::PassResult& r) {
   const auto& chosen = r.outcome.rows[*r.outcome.chosen];
   out.stage(path,
             io::chrome_trace_json(
@@ -158,7 +158,7 @@ int run_command(const Args& args) {
   const auto scenario =
       io::load_scenario(scenario_file, data_dir(), optional_count(*vm, "seq-len"));
   print_warnings(scenario);
-  Job job = make_job(scenario, overrides, data_dir());
+  app::Job job = app::make_job(scenario, overrides, data_dir());
   job.simulation_processes = static_cast<int>(read_jobs(*vm, "simulations").value_or(0));
   job.record_trace = want_trace;
   if (vm->count("trace-systems")) job.trace_systems = read_trace_systems(*vm, job.num_csx);
@@ -171,7 +171,7 @@ int run_command(const Args& args) {
   if (want_csv && csv != io::kStandardOutput) io::check_output_path(csv, "--csv", inputs);
   if (want_trace) io::check_output_path(trace, "--trace", inputs);
   if (!json.empty() && json != io::kStandardOutput) io::check_output_path(json, "--json", inputs);
-  const auto results = run_job(job);
+  const auto results = app::run_job(job);
 
   // A setting moved to a supported value is said on standard error, also with --quiet.
   for (const auto& r : results)

@@ -7,6 +7,7 @@
 
 #include "cli/amounts.hpp"
 #include "model/compute_model.hpp"
+#include "search/time_to_train.hpp"
 
 namespace csx::cli {
 namespace {
@@ -18,7 +19,7 @@ std::string gb(double bytes) {
 // What a candidate gains and loses against the chosen one: time, recompute, SIMD fill, and
 // microbatches (each re-streams the weights).
 std::string versus(const search::CandidateResult& row, const search::CandidateResult& chosen,
-                   const Job& job) {
+                   const app::Job& job) {
   if (row.chosen) return "";
   const double seq = static_cast<double>(job.scenario.model.seq_len);
   const double fill =
@@ -34,7 +35,7 @@ std::string versus(const search::CandidateResult& row, const search::CandidateRe
 }
 
 // What the interval's width comes from (model/prediction_interval.hpp).
-std::string interval_basis(const Job& job) {
+std::string interval_basis(const app::Job& job) {
   const auto& b = job.interval;
   const double f = std::exp(model::interval_log_half_width(b));
   return fmt::format(
@@ -59,7 +60,7 @@ std::string busy_shares(const plan::SimulationResult& r) {
                     r.bound);
 }
 
-void print_job_header(std::FILE* out, const Job& job) {
+void print_job_header(std::FILE* out, const app::Job& job) {
   const auto& m = job.scenario.model;
   fmt::print(out, "csxsim run: {} ({}, {:.3g} parameters, {}) on {} x {}{}{}\n", m.label, m.name,
              static_cast<double>(job.costs.parameters()),
@@ -71,7 +72,7 @@ void print_job_header(std::FILE* out, const Job& job) {
                job.scenario.file);
 }
 
-void print_pass(std::FILE* out, const Job& job, const PassResult& r) {
+void print_pass(std::FILE* out, const app::Job& job, const app::PassResult& r) {
   const auto& c = r.context;
   const auto& o = r.outcome;
   fmt::print(out,
@@ -130,14 +131,10 @@ void print_pass(std::FILE* out, const Job& job, const PassResult& r) {
              gb(m.total_bytes), gb(m.capacity_bytes), gb(m.activations_bytes),
              gb(m.weight_buffers_bytes), gb(m.gradients_bytes), gb(m.workspace_bytes),
              gb(std::max(0.0, m.headroom_bytes)));
-  if (c.training_steps && c.pass == model::Pass::kTrain) {
-    const double total = static_cast<double>(*c.training_steps) * best.sim.step_time_s;
-    const double steps = static_cast<double>(*c.training_steps);
-    fmt::print(
-        out, "  time to train: {} steps x {:.4f} s = {} (80 % interval {})\n", *c.training_steps,
-        best.sim.step_time_s, human_duration(total),
-        human_duration_range(steps * iv.step_time_s_low, steps * iv.step_time_s_high, total));
-  }
+  if (const auto ttt = search::time_to_train(c.training_steps, c.pass, best))
+    fmt::print(out, "  time to train: {} steps x {:.4f} s = {} (80 % interval {})\n",
+               *c.training_steps, best.sim.step_time_s, human_duration(ttt->seconds),
+               human_duration_range(ttt->low_s, ttt->high_s, ttt->seconds));
 }
 
 }  // namespace csx::cli

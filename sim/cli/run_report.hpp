@@ -3,12 +3,12 @@
 
 #include <cstdio>
 
-#include "cli/run_job.hpp"
+#include "app/job.hpp"
 
 namespace csx::cli {
 
-void print_job_header(std::FILE* out, const Job& job);
-void print_pass(std::FILE* out, const Job& job, const PassResult& r);
+void print_job_header(std::FILE* out, const app::Job& job);
+void print_pass(std::FILE* out, const app::Job& job, const app::PassResult& r);
 // "compute 62%, CS-X I/O 40%, ..., optimizer 5% (bound: compute)": each resource's busy time
 // over the step time.
 [[nodiscard]] std::string busy_shares(const plan::SimulationResult& r);

@@ -1,5 +1,5 @@
-// `csxsim sweep`: run's search over a grid of (platform, num_csx, batch_size) points, in
-// parallel worker processes, shardable, resumable; one CSV with rows sorted by the point.
+// `csxsim sweep`: options, the grid of app/sweep_grid.hpp run in worker processes (shardable,
+// resumable), the progress bar, the summary; one CSV with rows sorted by the point.
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 #include <unistd.h>
@@ -7,24 +7,18 @@
 #include <chrono>
 #include <csignal>
 #include <filesystem>
-#include <fstream>
-#include <iterator>
 #include <map>
 #include <optional>
 #include <set>
 
+#include "app/sweep_grid.hpp"
 #include "cli/amounts.hpp"
 #include "cli/commands.hpp"
 #include "cli/job_options.hpp"
 #include "cli/platform_set.hpp"
 #include "cli/results_output.hpp"
-#include "cli/run_job.hpp"
-#include "cli/sweep_table.hpp"
 #include "common/errors.hpp"
 #include "common/output_lock.hpp"
-#include "common/process_pool.hpp"
-#include "common/short_hash.hpp"
-#include "engine/simulation.hpp"
 #include "input/value_list.hpp"
 #include "report/atomic_file.hpp"
 #include "report/results_csv.hpp"
@@ -32,6 +26,10 @@
 namespace csx::cli {
 
 namespace {
+
+using app::describe;
+using app::PointKey;
+using app::SweepTable;
 
 volatile std::sig_atomic_t g_signal = 0;
 extern "C" void on_signal(int sig) {
@@ -101,191 +99,49 @@ class SkipNotes {
   std::size_t count_ = 0;
 };
 
-// One grid point's CSV rows (run in a child of the pool).
-std::string point_rows(const Job& job) {
-  std::string text;
-  for (const auto& r : run_job(job))
-    for (const auto& row : r.outcome.rows) text += io::csv_row(r.context, row);
-  return text;
+void print_resumed(const std::string& csv, std::size_t kept) {
+  fmt::print(stderr, "resume: {} finished points kept from {}\n", kept, csv);
 }
 
-// The grid's identity, the `grid` column of a sharded sweep's rows: a short hash of the
-// scenario file's bytes, the options that decide the rows (all but --csv, --json, --jobs,
-// --resume, --quiet and --check-only; the value lists expanded) and the shard count. Shards of one
-// sweep share it; a shard of another grid, or of the same grid cut into other shards, does not.
-std::string grid_identity(const po::variables_map& vm, const std::string& scenario_file,
-                          const std::vector<std::int64_t>& num_csx,
-                          const std::vector<std::int64_t>& batches, std::int64_t shards) {
-  std::ifstream in(scenario_file, std::ios::binary);
-  std::string text(std::istreambuf_iterator<char>(in), {});
-  static const std::set<std::string> ignored{"scenario",   "csv",       "json",  "jobs",
-                                             "shard",      "resume",    "quiet", "num-csx",
-                                             "batch-size", "check-only"};
+// The options given that decide a sweep's rows, as app::grid_identity takes them: name and
+// value text (a repeated option's values joined by \x1f), in the options' order.
+std::vector<std::pair<std::string, std::string>> given_options(const po::variables_map& vm) {
+  std::vector<std::pair<std::string, std::string>> given;
   for (const auto& [name, value] : vm) {
-    if (ignored.count(name) || value.defaulted()) continue;
-    text += "\n" + name + "=";
+    if (value.defaulted()) continue;
+    std::string text;
     if (const auto* s = boost::any_cast<std::string>(&value.value()))
-      text += *s;
+      text = *s;
     else if (const auto* v = boost::any_cast<std::vector<std::string>>(&value.value()))
-      text += fmt::format("{}", fmt::join(*v, "\x1f"));
+      text = fmt::format("{}", fmt::join(*v, "\x1f"));
+    given.emplace_back(name, std::move(text));
   }
-  text += fmt::format("\nnum-csx={}\nbatch-size={}\nshards={}\n", fmt::join(num_csx, ","),
-                      fmt::join(batches, ","), shards);
-  return short_hash(text);
-}
-
-// The grid's jobs in canonical order (platform, num_csx, batch_size), this shard's share;
-// points a rule refuses are skipped with a note (every point refused: RuleError).
-std::map<PointKey, Job> grid_jobs(const io::Scenario& scenario,
-                                  const std::vector<PlatformSetup>& setups,
-                                  const std::vector<std::int64_t>& num_csx,
-                                  const std::vector<std::int64_t>& batches,
-                                  std::pair<std::int64_t, std::int64_t> shard,
-                                  const std::string& grid_id, int processes_per_point,
-                                  SkipNotes& refused) {
-  std::map<PointKey, const Overrides*> grid;
-  for (const auto& setup : setups)
-    for (const auto n : num_csx)
-      for (const auto b : batches) grid.emplace(PointKey{setup.label, n, b}, &setup.overrides);
-  // Points go to shards round-robin (point k to shard k mod N), so with more shards than points
-  // the shards from the grid's size on are empty: they write a CSV of the header alone, which
-  // merge counts for them (a fixed-size job array needs them).
-  std::map<PointKey, Job> pending;
-  std::string first_refusal;
-  std::int64_t index = 0;
-  const std::string shard_text =
-      shard.second > 1 ? fmt::format("{}/{}", shard.first, shard.second) : "";
-  for (const auto& [key, setup] : grid) {
-    if (index++ % shard.second != shard.first) continue;
-    Overrides o = *setup;
-    o.num_csx = key.num_csx;
-    o.batch_size = key.batch_size;
-    try {
-      Job job = make_job(scenario, o, data_dir());
-      job.simulation_processes = processes_per_point;
-      job.shard = shard_text;
-      job.grid = shard.second > 1 ? grid_id : "";
-      pending.emplace(key, std::move(job));
-    } catch (const RuleError& e) {
-      if (first_refusal.empty()) first_refusal = e.what();
-      refused.note(key, e.what());
-    }
-  }
-  if (pending.empty() && refused.count() > 0)
-    throw RuleError(fmt::format("every grid point was refused; first: {}", first_refusal));
-  return pending;
-}
-
-// Each kept point must hold one row per candidate its search writes (search::candidate_sizes),
-// for each pass; a point with rows missing (a file cut short or edited) is refused, naming it.
-void check_complete(const std::string& csv, const SweepTable& table,
-                    const std::map<PointKey, Job>& pending) {
-  const auto mode = io::csv_column("mode"), mbs = io::csv_column("micro_batch_size");
-  std::map<std::pair<PointKey, std::string>, std::set<std::string>> rows;
-  table.for_each_row([&](const PointKey& key, const std::vector<std::string>& f) {
-    rows[{key, f[mode]}].insert(f[mbs]);
-    return true;
-  });
-  for (const auto& [key, text] : table.points) {
-    const Job& job = pending.at(key);
-    for (const auto& p : job.passes) {
-      std::set<std::string> want;
-      for (const auto m : search::candidate_sizes(search_request(job, p)))
-        want.insert(std::to_string(m));
-      const auto& got = rows[{key, model::to_string(p.pass)}];
-      if (got != want)
-        throw InputError(fmt::format(
-            "{}: point {} ({}) has {} of its {} candidate rows: the file was cut short or "
-            "edited; remove that point's rows to run it again",
-            csv, describe(key), model::to_string(p.pass), got.size(), want.size()));
-    }
-  }
-}
-
-// --resume: the finished points of `csv`, which must be of this sweep; they leave `pending`.
-SweepTable resume(const std::string& csv, std::map<PointKey, Job>& pending) {
-  SweepTable table = read_results_csv(csv);
-  const std::string grid = pending.empty() ? "" : pending.begin()->second.grid;
-  for (const auto& g : table.grids)
-    if (g != grid)
-      throw InputError(fmt::format(
-          "{}: holds rows of grid {}, this sweep's is {}: a shard of another sweep (other "
-          "options, or the grid cut into other shards); refusing to mix them",
-          csv, g, grid.empty() ? "(unsharded)" : grid));
-  for (const auto& [key, rows] : table.points)
-    if (!pending.count(key))
-      throw InputError(
-          fmt::format("{}: holds {}, which is not in this sweep's grid (or shard); refusing to "
-                      "drop it",
-                      csv, describe(key)));
-  if (!pending.empty()) {
-    const Job& job = pending.begin()->second;
-    SweepIdentity id{
-        job.scenario.model.label, std::to_string(job.scenario.model.seq_len), {}, {}, {}};
-    for (const auto& p : job.passes) {
-      id.requested.push_back(batching::to_string(p.setting));
-      id.modes.emplace_back(model::to_string(p.pass));
-    }
-    for (const auto& [key, j] : pending) id.overrides.emplace(key.platform, j.overrides_text);
-    check_identity(table, id, csv);
-    for (const auto& s : table.shards)
-      if (s != job.shard)
-        throw InputError(
-            fmt::format("{}: holds rows of shard '{}', this is shard '{}'", csv, s, job.shard));
-    // Each kept point's training steps (from --steps, --tokens or the file) must be this run's.
-    const auto steps = io::csv_column("steps"), mode = io::csv_column("mode");
-    table.for_each_row([&](const PointKey& key, const std::vector<std::string>& f) {
-      const auto& want = pending.at(key).training_steps;
-      const std::string expected = want ? std::to_string(*want) : "";
-      if (f[mode] == "train" && f[steps] != expected)
-        throw InputError(
-            fmt::format("{}: point {} was run for {} training steps, this sweep asks for {}", csv,
-                        describe(key), f[steps].empty() ? "no" : f[steps],
-                        expected.empty() ? "none" : expected));
-      return true;
-    });
-    check_complete(csv, table, pending);
-  }
-  for (const auto& [key, rows] : table.points) pending.erase(key);
-  fmt::print(stderr, "resume: {} finished points kept from {}\n", table.points.size(), csv);
-  return table;
+  return given;
 }
 
 // --check-only: what a run of this command line would refuse, refused the same way, with
 // nothing simulated or written. A sharded grid's N shards are each checked for a point no rule
 // refuses (a shard with none writes no rows, which merge reads as missing); with --resume, an
 // existing --csv is checked to be of this shard. Prints the grid's size (unless quiet).
-int check_only(const po::variables_map& vm, const io::Scenario& scenario,
-               const std::vector<PlatformSetup>& setups, const std::vector<std::int64_t>& num_csx,
-               const std::vector<std::int64_t>& batches,
-               std::pair<std::int64_t, std::int64_t> shard, const std::string& grid_id,
-               const std::string& csv) {
+int check_only(const po::variables_map& vm, const app::GridRequest& grid, const std::string& csv) {
   SkipNotes refused;
-  std::size_t to_run = 0;
-  std::map<PointKey, Job> mine;
-  for (std::int64_t i = 0; i < shard.second; ++i) {
-    std::map<PointKey, Job> pending;
-    try {
-      pending =
-          grid_jobs(scenario, setups, num_csx, batches, {i, shard.second}, grid_id, 1, refused);
-    } catch (const RuleError& e) {
-      if (shard.second == 1) throw;
-      throw RuleError(fmt::format("shard {}/{}: {}", i, shard.second, e.what()));
-    }
-    to_run += pending.size();
-    if (i == shard.first) mine = std::move(pending);
-  }
+  auto check = app::check_shards(
+      grid, [&](const PointKey& key, const std::string& why) { refused.note(key, why); });
   refused.finish();
-  if (vm.count("resume") && std::filesystem::exists(csv)) resume(csv, mine);
+  auto& mine = check.mine;
+  if (vm.count("resume") && std::filesystem::exists(csv)) {
+    const auto kept = app::resume(csv, mine);
+    print_resumed(csv, kept.points.size());
+  }
+  const auto [shard, shards] = grid.shard;
   if (!vm.count("quiet"))
     fmt::print(
         "sweep: check only: {} grid points ({} refused by a rule){}; {} -> {}; nothing "
         "simulated or written\n",
-        to_run + refused.count(), refused.count(),
-        shard.second > 1 ? fmt::format(" in {} shards", shard.second) : "",
-        shard.second > 1
-            ? fmt::format("shard {}/{} runs {}", shard.first, shard.second, mine.size())
-            : fmt::format("{} to run", mine.size()),
+        check.to_run + refused.count(), refused.count(),
+        shards > 1 ? fmt::format(" in {} shards", shards) : "",
+        shards > 1 ? fmt::format("shard {}/{} runs {}", shard, shards, mine.size())
+                   : fmt::format("{} to run", mine.size()),
         csv);
   return 0;
 }
@@ -318,40 +174,6 @@ void print_summary(const SweepTable& table, std::size_t run_now, std::size_t kep
   });
   fmt::print("sweep: {} points ({} run now, {} kept from before, {} refused) in {:.1f} s -> {}\n",
              table.points.size(), run_now, kept, refused, elapsed_s, csv);
-}
-
-// Runs the pending points in the pool, `jobs` at once, into `table` (written to `csv` at most
-// once a second); returns the first failure, empty if none.
-std::string run_points(const std::map<PointKey, Job>& pending, std::int64_t jobs,
-                       const std::string& csv, SweepTable& table, Progress& progress,
-                       SkipNotes& refused) {
-  std::vector<std::pair<PointKey, const Job*>> points;
-  for (const auto& [key, job] : pending) points.emplace_back(key, &job);
-  auto last_write = std::chrono::steady_clock::now();
-  std::string failure;
-  std::size_t finished = table.points.size();  // kept, run, or refused by a worker
-  run_in_children(
-      points.size(), PoolOptions{static_cast<int>(jobs), true},
-      [&](std::size_t i) { return point_rows(*points[i].second); },
-      [&](std::size_t i, ChildOutcome c) {
-        const auto& key = points[i].first;
-        if (c.status == 0) {
-          table.points[key] = std::move(c.output);
-        } else if (c.status == 2) {
-          refused.note(key, c.output);
-        } else if (g_signal == 0) {
-          failure = fmt::format("{}: {}", describe(key),
-                                c.output.empty() ? "worker process failed" : c.output);
-        }
-        progress.update(++finished, key);
-        const auto now = std::chrono::steady_clock::now();
-        if (csv != io::kStandardOutput && now - last_write > std::chrono::seconds(1)) {
-          io::write_file_atomically(csv, table.render());
-          last_write = now;
-        }
-      },
-      [&] { return g_signal != 0 || !failure.empty(); });
-  return failure;
 }
 
 }  // namespace
@@ -401,41 +223,49 @@ int sweep_command(const Args& args) {
   const auto num_csx = io::parse_value_list((*vm)["num-csx"].as<std::string>(), "--num-csx");
   const auto batches = io::parse_value_list((*vm)["batch-size"].as<std::string>(), "--batch-size");
   const std::int64_t jobs = read_jobs(*vm, "grid points").value_or(1);
-  // The CPUs left to each grid point simulate its candidates.
-  const int processes_per_point =
-      static_cast<int>(std::max<std::int64_t>(1, engine::available_cpus() / jobs));
   const auto shard = vm->count("shard") ? io::parse_shard((*vm)["shard"].as<std::string>())
                                         : std::pair<std::int64_t, std::int64_t>{0, 1};
-  const Overrides base = read_overrides(*vm, true);
+  const app::Overrides base = read_overrides(*vm, true);
   const auto scenario =
       io::load_scenario(scenario_file, data_dir(), optional_count(*vm, "seq-len"));
   print_warnings(scenario);
   check_outputs_against_model(*vm, {"csv", "json"}, scenario);
-  const auto setups = expand_platforms(*vm, base, scenario.platform, data_dir());
-  // A fixed step count over several batch sizes trains different token budgets.
-  const auto fixed_steps = base.training_steps ? base.training_steps : scenario.max_steps;
-  if (fixed_steps && !base.tokens && batches.size() > 1)
+  auto setups = expand_platforms(*vm, base, scenario.platform, data_dir());
+  if (const auto fixed_steps = app::fixed_steps_across_batches(base, scenario, batches.size()))
     fmt::print(stderr,
                "note: time_to_train_s is for {} steps at every batch size, so the points train "
                "different numbers of samples; pass --tokens to compare one token budget\n",
                *fixed_steps);
 
-  const std::string grid_id = grid_identity(*vm, scenario_file, num_csx, batches, shard.second);
-  if (vm->count("check-only"))
-    return check_only(*vm, scenario, setups, num_csx, batches, shard, grid_id, csv);
+  const app::GridRequest grid{
+      scenario,
+      std::move(setups),
+      num_csx,
+      batches,
+      shard,
+      app::grid_identity(scenario_file, given_options(*vm), num_csx, batches, shard.second),
+      app::processes_per_point(jobs),
+      data_dir()};
+  if (vm->count("check-only")) return check_only(*vm, grid, csv);
   SkipNotes refused;
-  auto pending =
-      grid_jobs(scenario, setups, num_csx, batches, shard, grid_id, processes_per_point, refused);
+  const auto note = [&](const PointKey& key, const std::string& why) { refused.note(key, why); };
+  auto pending = app::grid_jobs(grid, note);
   std::optional<OutputLock> lock;  // held until the CSV is final
   if (!csv_to_stdout) lock.emplace(csv, "--csv");
   SweepTable table;
-  if (vm->count("resume") && std::filesystem::exists(csv)) table = resume(csv, pending);
+  if (vm->count("resume") && std::filesystem::exists(csv)) {
+    table = app::resume(csv, pending);
+    print_resumed(csv, table.points.size());
+  }
   const std::size_t kept = table.points.size(), total = pending.size() + kept;
   // With --csv - or --json -, standard output carries the data alone: no summary.
   const bool quiet = vm->count("quiet") > 0 || data_on_stdout(*vm);
   Progress progress(total, kept, isatty(STDERR_FILENO) && !quiet);
   install_handlers();
-  const std::string failure = run_points(pending, jobs, csv, table, progress, refused);
+  const std::string failure =
+      app::run_points(pending, jobs, csv, table,
+                      {[&](std::size_t done, const PointKey& last) { progress.update(done, last); },
+                       note, [] { return g_signal != 0; }});
   progress.finish();
   refused.finish();
   // --csv is the sweep's checkpoint: written as points finish and on an interruption, so that
@@ -469,13 +299,7 @@ int sweep_command(const Args& args) {
                   csv);
   files.commit();
   // Exit 1, as run does, when no grid point has a candidate that fits.
-  bool any_chosen = false;
-  const auto chosen = io::csv_column("chosen");
-  table.for_each_row([&](const PointKey&, const std::vector<std::string>& f) {
-    any_chosen = f[chosen] == "true";
-    return !any_chosen;
-  });
-  if (!table.points.empty() && !any_chosen)
+  if (!table.points.empty() && !app::any_chosen(table))
     throw InfeasibleError(
         fmt::format("{}: nothing fits at any grid point (the rows say why)", csv));
   return 0;

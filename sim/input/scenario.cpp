@@ -89,16 +89,11 @@ std::optional<Block> dataloader(const Block& parent, const std::string& key) {
   return Block(parent.file(), parent.key_path() + "." + key, n);
 }
 
-struct Setting {
-  std::optional<batching::MbsSetting> value;
-  std::string where;
-};
-
 struct Flags {
-  Setting global, train, validate;
+  MbsSource global, train, validate;
 };
 
-Setting setting_in(const Block& b, const std::string& key) {
+MbsSource setting_in(const Block& b, const std::string& key) {
   if (!b.has(key)) return {};
   return {parse_mbs_node(b.node()[key], b.where(key)), b.where(key)};
 }
@@ -117,17 +112,6 @@ const std::vector<std::string>& dataloader_keys() {
 std::vector<std::string> joined(std::vector<std::string> a, const std::vector<std::string>& b) {
   a.insert(a.end(), b.begin(), b.end());
   return a;
-}
-
-// The first of `choices` that is set.
-void pick(std::initializer_list<Setting> choices, std::optional<batching::MbsSetting>& value,
-          std::string& where) {
-  for (const auto& c : choices)
-    if (c.value) {
-      value = c.value;
-      where = c.where;
-      return;
-    }
 }
 
 Flags read_callbacks(const Block& init, std::vector<std::string>& warnings) {
@@ -348,21 +332,20 @@ Scenario read_scenario_unchecked(const YAML::Node& root_node, const std::string&
       s.max_steps = loop->get_int_opt("max_steps");
     }
     const Flags flags = read_callbacks(init, s.warnings);
-    Setting train_loader, val_loader;
     if (train) {
       train->warn_unknown_keys(dataloader_keys(), false, s.warnings);
       s.batch_size = train->get_int_opt("batch_size");
-      train_loader = setting_in(*train, "micro_batch_size");
+      s.train_mbs.dataloader = setting_in(*train, "micro_batch_size");
     }
     if (val) {
       val->warn_unknown_keys(dataloader_keys(), false, s.warnings);
       s.eval_batch_size = val->get_int_opt("batch_size");
-      val_loader = setting_in(*val, "micro_batch_size");
+      s.eval_mbs.dataloader = setting_in(*val, "micro_batch_size");
     }
-    pick({flags.train, flags.global, train_loader}, s.train_micro_batch_size,
-         s.train_micro_batch_size_where);
-    pick({flags.validate, flags.global, val_loader}, s.eval_micro_batch_size,
-         s.eval_micro_batch_size_where);
+    s.train_mbs.scoped = flags.train;
+    s.train_mbs.global = flags.global;
+    s.eval_mbs.scoped = flags.validate;
+    s.eval_mbs.global = flags.global;
   } else {
     if (!root.has_value("model"))
       throw InputError(
@@ -374,8 +357,7 @@ Scenario read_scenario_unchecked(const YAML::Node& root_node, const std::string&
     if (train) {
       train->warn_unknown_keys(dataloader_keys(), false, s.warnings);
       s.batch_size = train->get_int_opt("batch_size");
-      pick({setting_in(*train, "micro_batch_size")}, s.train_micro_batch_size,
-           s.train_micro_batch_size_where);
+      s.train_mbs.dataloader = setting_in(*train, "micro_batch_size");
       if (s.batch_size && tensorflow_layout(file))
         s.warnings.push_back(fmt::format(
             "{} = {}: a TensorFlow file of the Model Zoo's R_1.7.0 layout sets the batch of each "
@@ -386,8 +368,7 @@ Scenario read_scenario_unchecked(const YAML::Node& root_node, const std::string&
     if (auto eval = root.optional_child("eval_input")) {
       eval->warn_unknown_keys(dataloader_keys(), false, s.warnings);
       s.eval_batch_size = eval->get_int_opt("batch_size");
-      pick({setting_in(*eval, "micro_batch_size")}, s.eval_micro_batch_size,
-           s.eval_micro_batch_size_where);
+      s.eval_mbs.dataloader = setting_in(*eval, "micro_batch_size");
     }
     s.batch_size_per_system = tensorflow_layout(file);
     if (auto run = root.optional_child("runconfig")) {

@@ -20,6 +20,22 @@ enum class Mode { kTrain, kEval, kTrainAndEval };
 // Throws InputError (with a did-you-mean) for anything but train, eval, train_and_eval.
 [[nodiscard]] Mode parse_mode(const std::string& text, const std::string& where);
 
+// A micro_batch_size set in the file, and where ("file:line: key", for messages).
+struct MbsSource {
+  std::optional<batching::MbsSetting> value;
+  std::string where;
+};
+
+// The file's micro_batch_size sources for one pass (docs/rules.md#microbatching-rules): the Trainer
+// layout's ScopedTrainFlags / ScopedValidateFlags callback, its GlobalFlags callback, and the
+// dataloader's key (train_dataloader / val_dataloader, or train_input / eval_input). Unset ones
+// are empty.
+struct MbsSources {
+  MbsSource scoped;
+  MbsSource global;
+  MbsSource dataloader;
+};
+
 struct Scenario {
   std::string file;
   model::ModelSpec model;
@@ -29,14 +45,10 @@ struct Scenario {
   // The TensorFlow files of the Model Zoo's R_1.7.0 layout set batch_size (and the eval one) per
   // system: the global batch is batch_size x num_csx (docs/modelzoo.md#model-zoo-files).
   bool batch_size_per_system = false;
-  // micro_batch_size for training and for eval; unset means auto. Precedence
-  // (docs/rules.md#microbatching-rules): ScopedTrainFlags / ScopedValidateFlags, then GlobalFlags,
-  // then the dataloader's micro_batch_size (train_dataloader / val_dataloader, or train_input /
-  // eval_input).
-  std::optional<batching::MbsSetting> train_micro_batch_size;
-  std::optional<batching::MbsSetting> eval_micro_batch_size;
-  std::string train_micro_batch_size_where;  // "file:line: key" of the setting, for messages
-  std::string eval_micro_batch_size_where;
+  // Every micro_batch_size the file sets for training and for eval, each with where it is set.
+  // Which one wins (with --micro-batch-size and the default auto) is app::mbs_setting's rule.
+  MbsSources train_mbs;
+  MbsSources eval_mbs;
   std::optional<std::int64_t> max_steps;  // loop.max_steps / runconfig.max_steps
   std::string num_csx_where;              // "file:line: key" where num_csx was set
   std::string platform_where;

@@ -6,6 +6,8 @@
 #include <algorithm>
 #include <stdexcept>
 
+#include "search/time_to_train.hpp"
+
 namespace csx::io {
 
 const std::vector<std::string>& csv_columns() {
@@ -133,9 +135,8 @@ std::string csv_row(const RowContext& ctx, const search::CandidateResult& c) {
   f.push_back(csv_field(c.memory.activation_plan));
   const bool training = ctx.training_steps && ctx.pass == model::Pass::kTrain;
   f.push_back(training ? std::to_string(*ctx.training_steps) : std::string());
-  f.push_back(c.simulated && training
-                  ? csv_number(static_cast<double>(*ctx.training_steps) * c.sim.step_time_s)
-                  : std::string());
+  const auto ttt = search::time_to_train(ctx.training_steps, ctx.pass, c);
+  f.push_back(ttt ? csv_number(ttt->seconds) : std::string());
   f.push_back(ctx.shard);
   f.push_back(ctx.grid);
   return fmt::format("{}\n", fmt::join(f, ","));

@@ -34,11 +34,13 @@ ALLOWED = {
     "search": {"common", "batching", "model", "platform", "plan"},
     "input": {"common", "batching", "model", "platform"},
     "report": {"common", "batching", "model", "platform", "plan", "search"},
-    "cli": {"common", "batching", "model", "platform", "plan", "engine", "search", "input",
+    "app": {"common", "batching", "model", "platform", "plan", "engine", "search", "input",
             "report"},
+    "cli": {"common", "batching", "model", "platform", "plan", "engine", "search", "input",
+            "report", "app"},
     # The Python module sits beside the CLI, on top: it calls the CLI's commands.
     "python": {"common", "batching", "model", "platform", "plan", "engine", "search", "input",
-               "report", "cli"},
+               "report", "app", "cli"},
 }
 INCLUDE = re.compile(r'\s*#\s*include\s*([<"])([^>"]+)[>"]')
 SIMGRID = re.compile(r"(simgrid|xbt|smpi)(/|\.h$)")

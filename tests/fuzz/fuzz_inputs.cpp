@@ -28,9 +28,10 @@ void exercise_rules(const csx::io::Scenario& s) {
   if (B > 1000000 || N > 4096) return;  // S(P) grows as sqrt(P): keep executions fast
   const auto split = batching::split_batch(B, N);
   const batching::ModelTraits traits{s.model.label, s.model.transformer(), s.model.batch_norm()};
-  for (const auto& setting : {s.train_micro_batch_size, s.eval_micro_batch_size}) {
-    const auto r =
-        batching::resolve(setting.value_or(batching::MbsAuto{}), split, traits, s.compile_only);
+  for (const auto& source : {s.train_mbs.scoped, s.train_mbs.global, s.train_mbs.dataloader,
+                             s.eval_mbs.scoped, s.eval_mbs.global, s.eval_mbs.dataloader}) {
+    const auto r = batching::resolve(source.value.value_or(batching::MbsAuto{}), split, traits,
+                                     s.compile_only);
     for (const auto mbs : r.candidates) {
       const auto plan = batching::make_plan(split, mbs);
       if (plan.num_microbatches <= 4096) (void)batching::gradient_weights(plan);

@@ -1,5 +1,5 @@
 // Sweep CSVs: grouping by grid point, reading back for resume and merge.
-#include "cli/sweep_table.hpp"
+#include "app/sweep_table.hpp"
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
@@ -11,7 +11,7 @@
 #include "report/csv_reader.hpp"
 #include "report/results_csv.hpp"
 
-namespace csx::cli {
+namespace csx::app {
 
 namespace {
 
@@ -182,4 +182,4 @@ SweepIdentity identity_of(const SweepTable& t) {
   return id;
 }
 
-}  // namespace csx::cli
+}  // namespace csx::app

@@ -1,5 +1,5 @@
-// One `run`: a scenario with its command-line overrides, searched for each mode.
-// Shared by run, sweep and validate.
+// The job: a scenario with its overrides, resolved once (make_job), then searched and simulated
+// for each pass (run_job). What run, sweep, plan and validate run.
 #pragma once
 
 #include <optional>
@@ -12,20 +12,20 @@
 #include "report/results_csv.hpp"
 #include "search/search.hpp"
 
-namespace csx::cli {
+namespace csx::app {
 
-// Command-line overrides; unset fields keep the scenario's values.
+// The request's overrides (command-line flags); unset fields keep the scenario's values.
 struct Overrides {
-  std::optional<std::int64_t> num_csx;
-  std::optional<std::int64_t> batch_size;
-  std::optional<batching::MbsSetting> micro_batch_size;
+  std::optional<std::int64_t> num_csx;                   // systems
+  std::optional<std::int64_t> batch_size;                // global batch, samples (every pass)
+  std::optional<batching::MbsSetting> micro_batch_size;  // wins over the file's (mbs_setting)
   std::optional<std::string> platform;
   std::optional<io::Mode> mode;
   bool compile_only = false;
-  std::optional<std::int64_t> training_steps;
+  std::optional<std::int64_t> training_steps;  // steps, for time to train
   std::optional<double> tokens;  // token budget: training steps = ceil(tokens / tokens per step)
-  std::optional<std::int64_t> simulated_steps;
-  std::optional<std::int64_t> max_explore;  // --max-explore (default kMaxExploreCandidates)
+  std::optional<std::int64_t> simulated_steps;  // steps simulated (2 to 100)
+  std::optional<std::int64_t> max_explore;      // --max-explore (default kMaxExploreCandidates)
   std::vector<std::pair<std::string, std::string>> platform_overrides;  // KEY=VALUE
   // A PLATFORM: override naming another platform is refused (a run has one platform) or,
   // when false, skipped (validate's entries each have their own).
@@ -33,22 +33,22 @@ struct Overrides {
   std::string variant;  // name of the override set (sweep/plan --variant), shown in `platform`
 };
 
-// A fully resolved job (before any simulation).
+// A fully resolved job (before any simulation): make_job's result.
 struct Job {
   io::Scenario scenario;
   platform::PlatformSpec platform;
   std::string platform_label;  // the platform's name, "+variant" for a named override set
   std::string overrides_text;  // the applied overrides, "KEY=VALUE;..."
   model::ModelCosts costs;
-  std::int64_t num_csx = 1;
+  std::int64_t num_csx = 1;  // systems
   bool num_csx_defaulted = false;
-  std::optional<std::int64_t> training_steps;
-  std::string shard;  // "I/N" for a sharded sweep's rows
-  std::string grid;   // the sharded sweep's grid identity (sweep_command.cpp), else empty
+  std::optional<std::int64_t> training_steps;  // steps; empty: no time to train
+  std::string shard;                           // "I/N" for a sharded sweep's rows
+  std::string grid;  // the sharded sweep's grid identity (app::grid_identity), else empty
   struct Pass {
     model::Pass pass;
-    std::int64_t batch_size = 0;
-    batching::MbsSetting setting;
+    std::int64_t batch_size = 0;      // global, samples
+    batching::MbsSetting setting;     // the one mbs_setting picks
     batching::BatchSplit split;       // the batch over num_csx, split once
     batching::Resolution resolution;  // the setting resolved once
   };
@@ -68,8 +68,10 @@ struct PassResult {
   std::string notice;  // the resolution's notice (a fixed MBS moved to a supported value)
 };
 
-// Validates everything that can be checked without simulating (num_csx against the platform,
-// batch sizes present, B >= N, the MBS rules). Throws InputError / RuleError.
+// The request: `scenario` with the overrides `o`; `data_dir` holds platforms/ (docs/cli.md#data-folder). The result: the job, every pass's batch split over num_csx and its setting resolved
+// (batching::resolve). Validates everything that can be checked without simulating (num_csx
+// against the platform, batch sizes present, B >= N, the MBS rules, the training length).
+// Throws InputError (bad values, naming flag or file key) / RuleError (a microbatching rule).
 [[nodiscard]] Job make_job(const io::Scenario& scenario, const Overrides& o,
                            const std::string& data_dir);
 
@@ -81,7 +83,9 @@ struct PassResult {
 // 1e15 steps.
 [[nodiscard]] std::int64_t steps_for_tokens(double tokens, const Job& job);
 
-// Runs the search of each pass (simulations in child processes).
+// Runs the search of each pass (simulations in child processes, job.simulation_processes at
+// once): one result per pass, in the job's order. Throws std::runtime_error when a simulation
+// process fails (fork, pipe, a crashed or short child).
 [[nodiscard]] std::vector<PassResult> run_job(const Job& job);
 
 // The longest training make_job accepts, in steps (--steps, --tokens or the file's max_steps):
@@ -91,4 +95,4 @@ inline constexpr double kMaxTrainingSteps = 1e15;
 // What run_job searches for one of the job's passes.
 [[nodiscard]] search::SearchRequest search_request(const Job& job, const Job::Pass& pass);
 
-}  // namespace csx::cli
+}  // namespace csx::app

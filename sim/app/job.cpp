@@ -1,16 +1,17 @@
 // Scenario + overrides -> job -> searched candidates.
-#include "cli/run_job.hpp"
-#include "input/platform_loader.hpp"
+#include "app/job.hpp"
 
 #include <fmt/format.h>
 #include <cmath>
 #include <limits>
 
+#include "app/mbs_source.hpp"
 #include "common/errors.hpp"
 #include "engine/simulation.hpp"
 #include "input/calibration_counts.hpp"
+#include "input/platform_loader.hpp"
 
-namespace csx::cli {
+namespace csx::app {
 
 std::string platform_label(const std::string& name, const std::string& variant) {
   return variant.empty() ? name : name + "+" + variant;
@@ -86,19 +87,17 @@ Job make_job(const io::Scenario& s, const Overrides& o, const std::string& data_
                                    *b, job.num_csx));
     return *b * job.num_csx;
   };
-  const auto setting_for = [&](bool train) {
-    if (o.micro_batch_size) return *o.micro_batch_size;
-    const auto& f = train ? s.train_micro_batch_size : s.eval_micro_batch_size;
-    return f ? *f : batching::MbsSetting{batching::MbsAuto{}};
+  const auto mbs_for = [&](bool train) {
+    return mbs_setting(o.micro_batch_size, train ? s.train_mbs : s.eval_mbs);
   };
   if (mode != io::Mode::kEval)
-    job.passes.push_back({model::Pass::kTrain, batch_for(true), setting_for(true), {}, {}});
+    job.passes.push_back({model::Pass::kTrain, batch_for(true), mbs_for(true).setting, {}, {}});
   if (mode != io::Mode::kTrain) {
     // train_and_eval with one --batch-size: eval keeps the file's eval batch if it has one.
     std::int64_t eval_batch = batch_for(false);
     if (mode == io::Mode::kTrainAndEval && o.batch_size && s.eval_batch_size)
       eval_batch = *s.eval_batch_size;
-    job.passes.push_back({model::Pass::kEval, eval_batch, setting_for(false), {}, {}});
+    job.passes.push_back({model::Pass::kEval, eval_batch, mbs_for(false).setting, {}, {}});
   }
   if (o.tokens) job.training_steps = steps_for_tokens(*o.tokens, job);
   // One cap on the training length, however it is given (--steps, --tokens, max_steps).
@@ -116,9 +115,7 @@ Job make_job(const io::Scenario& s, const Overrides& o, const std::string& data_
   // setting came from.
   for (auto& p : job.passes) {
     const bool train = p.pass == model::Pass::kTrain;
-    const std::string& where = o.micro_batch_size ? std::string("--micro-batch-size")
-                                                  : (train ? s.train_micro_batch_size_where
-                                                           : s.eval_micro_batch_size_where);
+    const std::string where = mbs_for(train).where;
     p.split = batching::split_batch(p.batch_size, job.num_csx);
     try {
       p.resolution = batching::resolve(
@@ -184,4 +181,4 @@ std::vector<PassResult> run_job(const Job& job) {
   return results;
 }
 
-}  // namespace csx::cli
+}  // namespace csx::app

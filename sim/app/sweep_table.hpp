@@ -11,7 +11,7 @@
 #include <string>
 #include <vector>
 
-namespace csx::cli {
+namespace csx::app {
 
 // A grid point: the platform (with its variant), num_csx and the batch size.
 struct PointKey {
@@ -66,4 +66,4 @@ void merge_points(SweepTable part, SweepTable& into, const std::string& path);
 // shards above every present one.
 void check_shards_complete(const std::set<std::string>& shards, std::size_t empty_inputs = 0);
 
-}  // namespace csx::cli
+}  // namespace csx::app

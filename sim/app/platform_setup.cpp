@@ -1,0 +1,114 @@
+// The platforms of a sweep or plan: each platform of the list, as given and with each variant.
+#include "app/platform_setup.hpp"
+
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+#include <algorithm>
+
+#include "common/did_you_mean.hpp"
+#include "common/errors.hpp"
+#include "input/platform_loader.hpp"
+#include "input/value_list.hpp"
+
+namespace csx::app {
+namespace {
+
+struct Variant {
+  std::string name;
+  std::vector<std::pair<std::string, std::string>> overrides;
+};
+
+Variant parse_variant(const std::string& text, const std::vector<std::string>& platforms) {
+  constexpr std::size_t kMaxName = 40;
+  const auto colon = text.find(':');
+  Variant v{text.substr(0, std::min(colon, text.size())), {}};
+  const auto word = [](char c) { return std::isalnum(static_cast<unsigned char>(c)) != 0; };
+  const bool good_name = !v.name.empty() && v.name.size() <= kMaxName && word(v.name.front()) &&
+                         std::all_of(v.name.begin(), v.name.end(), [&](char c) {
+                           return word(c) || c == '_' || c == '-' || c == '.';
+                         });
+  if (colon == std::string::npos || !good_name)
+    throw InputError(fmt::format(
+        "--variant '{}': expected NAME:KEY=VALUE[,KEY=VALUE...], NAME of up to {} letters, "
+        "digits, _ - . starting with a letter or digit (e.g. io2x:system.io_scale=2)",
+        text, kMaxName));
+  if (std::find(platforms.begin(), platforms.end(), v.name) != platforms.end())
+    throw InputError(fmt::format(
+        "--variant '{}': {} is a platform, not a variant name; a variant is NAME:[{}:]KEY=VALUE",
+        text, v.name, v.name));
+  for (const auto& kv : io::split(text.substr(colon + 1), ',')) {
+    const auto eq = kv.find('=');
+    if (eq == std::string::npos || eq == 0)
+      throw InputError(fmt::format("--variant '{}': '{}' is not KEY=VALUE", text, kv));
+    for (const auto& [key, value] : v.overrides)
+      if (key == kv.substr(0, eq))
+        throw InputError(fmt::format("--variant '{}': {} is set twice", text, key));
+    v.overrides.emplace_back(kv.substr(0, eq), kv.substr(eq + 1));
+  }
+  return v;
+}
+
+}  // namespace
+
+std::vector<PlatformSetup> platform_setups(const Overrides& base,
+                                           const std::vector<std::string>& variant_texts,
+                                           const std::string& scenario_platform,
+                                           const std::string& data_dir) {
+  std::vector<std::string> platforms{scenario_platform};
+  if (base.platform) {
+    platforms = io::split(*base.platform, ',');
+    for (const auto& p : platforms)
+      if (p.empty())
+        throw InputError(fmt::format("--platform {}: an empty name in the list", *base.platform));
+  }
+  std::vector<platform::PlatformSpec> specs;
+  std::vector<std::string> names;
+  for (const auto& p : platforms) {
+    specs.push_back(platform::load_platform(p, data_dir));
+    if (std::find(names.begin(), names.end(), specs.back().name) != names.end())
+      throw InputError(fmt::format("--platform {}: the platform {} is listed twice",
+                                   base.platform.value_or(p), specs.back().name));
+    names.push_back(specs.back().name);
+  }
+  std::vector<Variant> variants{{"", {}}};
+  for (const auto& text : variant_texts) {
+    std::vector<std::string> taken = names;
+    taken.insert(taken.end(), {"cs2", "cs3"});
+    auto v = parse_variant(text, taken);
+    for (const auto& seen : variants)
+      if (seen.name == v.name)
+        throw InputError(fmt::format("--variant '{}': the name {} is used twice", text, v.name));
+    variants.push_back(std::move(v));
+  }
+  const auto check_prefixes = [&](const auto& overrides, const std::string& flag) {
+    for (const auto& [key, value] : overrides) {
+      const auto colon = key.find(':');
+      if (colon == std::string::npos) continue;
+      const auto target = key.substr(0, colon);
+      if (std::find(names.begin(), names.end(), target) == names.end())
+        throw InputError(fmt::format("{} {}={}: no platform '{}' in this run (platforms: {}){}",
+                                     flag, key, value, target, fmt::join(names, ", "),
+                                     did_you_mean(target, names)));
+    }
+  };
+  check_prefixes(base.platform_overrides, "--platform-override");
+  for (const auto& v : variants) check_prefixes(v.overrides, "--variant " + v.name + ":");
+  std::vector<PlatformSetup> out;
+  for (std::size_t i = 0; i < platforms.size(); ++i)
+    for (const auto& v : variants) {
+      // A variant whose keys all name other platforms leaves this one as it is.
+      if (!v.name.empty() && platform::overrides_for(names[i], v.overrides).empty()) continue;
+      PlatformSetup setup{base, specs[i], platform_label(names[i], v.name)};
+      setup.overrides.platform = platforms[i];
+      setup.overrides.variant = v.name;
+      setup.overrides.refuse_other_platform_overrides = false;
+      platform::apply_overrides(setup.spec, base.platform_overrides, false);
+      platform::apply_overrides(setup.spec, v.overrides, false, "--variant " + v.name);
+      setup.overrides.platform_overrides.insert(setup.overrides.platform_overrides.end(),
+                                                v.overrides.begin(), v.overrides.end());
+      out.push_back(std::move(setup));
+    }
+  return out;
+}
+
+}  // namespace csx::app

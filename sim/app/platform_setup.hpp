@@ -1,0 +1,31 @@
+// The platforms of a sweep or plan (--platform LIST, --variant): each with its overrides applied.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "app/job.hpp"
+#include "platform/platform_spec.hpp"
+
+namespace csx::app {
+
+// The overrides a job takes (platform, variant, the shared --platform-override ones then the
+// variant's), the platform with them applied, and its label (platform_label(): "cs3",
+// "cs3+io2x").
+struct PlatformSetup {
+  Overrides overrides;
+  platform::PlatformSpec spec;
+  std::string label;
+};
+
+// One setup per (platform, variant or none), in the order given; a variant whose keys all name
+// other platforms is skipped for that platform. `base.platform` is the list ("cs2,cs3,FILE"),
+// else `scenario_platform`; `variant_texts` are NAME:KEY=VALUE[,KEY=VALUE...]; a PLATFORM:
+// prefix applies a key to that platform only and must name a platform of the set. Throws
+// InputError for a malformed or repeated variant, a platform listed twice, an unknown key or
+// value (naming its flag), or a prefix naming no platform of the set.
+[[nodiscard]] std::vector<PlatformSetup> platform_setups(
+    const Overrides& base, const std::vector<std::string>& variant_texts,
+    const std::string& scenario_platform, const std::string& data_dir);
+
+}  // namespace csx::app

@@ -1,0 +1,232 @@
+// The sweep grid: points, shards, resuming, running.
+#include "app/sweep_grid.hpp"
+
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+#include <algorithm>
+#include <chrono>
+#include <fstream>
+#include <iterator>
+#include <set>
+
+#include "common/errors.hpp"
+#include "common/process_pool.hpp"
+#include "common/short_hash.hpp"
+#include "engine/simulation.hpp"
+#include "report/atomic_file.hpp"
+#include "report/results_csv.hpp"
+
+namespace csx::app {
+namespace {
+
+// One grid point's CSV rows (run in a child of the pool).
+std::string point_rows(const Job& job) {
+  std::string text;
+  for (const auto& r : run_job(job))
+    for (const auto& row : r.outcome.rows) text += io::csv_row(r.context, row);
+  return text;
+}
+
+// Each kept point must hold one row per candidate its search writes (search::candidate_sizes),
+// for each pass; a point with rows missing (a file cut short or edited) is refused, naming it.
+void check_complete(const std::string& csv, const SweepTable& table,
+                    const std::map<PointKey, Job>& pending) {
+  const auto mode = io::csv_column("mode"), mbs = io::csv_column("micro_batch_size");
+  std::map<std::pair<PointKey, std::string>, std::set<std::string>> rows;
+  table.for_each_row([&](const PointKey& key, const std::vector<std::string>& f) {
+    rows[{key, f[mode]}].insert(f[mbs]);
+    return true;
+  });
+  for (const auto& [key, text] : table.points) {
+    const Job& job = pending.at(key);
+    for (const auto& p : job.passes) {
+      std::set<std::string> want;
+      for (const auto m : search::candidate_sizes(search_request(job, p)))
+        want.insert(std::to_string(m));
+      const auto& got = rows[{key, model::to_string(p.pass)}];
+      if (got != want)
+        throw InputError(fmt::format(
+            "{}: point {} ({}) has {} of its {} candidate rows: the file was cut short or "
+            "edited; remove that point's rows to run it again",
+            csv, describe(key), model::to_string(p.pass), got.size(), want.size()));
+    }
+  }
+}
+
+}  // namespace
+
+std::string grid_identity(const std::string& scenario_file,
+                          const std::vector<std::pair<std::string, std::string>>& options,
+                          const std::vector<std::int64_t>& num_csx,
+                          const std::vector<std::int64_t>& batches, std::int64_t shards) {
+  std::ifstream in(scenario_file, std::ios::binary);
+  std::string text(std::istreambuf_iterator<char>(in), {});
+  static const std::set<std::string> ignored{"scenario",   "csv",       "json",  "jobs",
+                                             "shard",      "resume",    "quiet", "num-csx",
+                                             "batch-size", "check-only"};
+  for (const auto& [name, value] : options)
+    if (!ignored.count(name)) text += "\n" + name + "=" + value;
+  text += fmt::format("\nnum-csx={}\nbatch-size={}\nshards={}\n", fmt::join(num_csx, ","),
+                      fmt::join(batches, ","), shards);
+  return short_hash(text);
+}
+
+std::map<PointKey, Job> grid_jobs(const GridRequest& request, const OnRefused& refused) {
+  const auto& shard = request.shard;
+  std::map<PointKey, const Overrides*> grid;
+  for (const auto& setup : request.setups)
+    for (const auto n : request.num_csx)
+      for (const auto b : request.batches)
+        grid.emplace(PointKey{setup.label, n, b}, &setup.overrides);
+  // Points go to shards round-robin (point k to shard k mod N), so with more shards than points
+  // the shards from the grid's size on are empty: they write a CSV of the header alone, which
+  // merge counts for them (a fixed-size job array needs them).
+  std::map<PointKey, Job> pending;
+  std::string first_refusal;
+  std::size_t refusals = 0;
+  std::int64_t index = 0;
+  const std::string shard_text =
+      shard.second > 1 ? fmt::format("{}/{}", shard.first, shard.second) : "";
+  for (const auto& [key, setup] : grid) {
+    if (index++ % shard.second != shard.first) continue;
+    Overrides o = *setup;
+    o.num_csx = key.num_csx;
+    o.batch_size = key.batch_size;
+    try {
+      Job job = make_job(request.scenario, o, request.data_dir);
+      job.simulation_processes = request.processes_per_point;
+      job.shard = shard_text;
+      job.grid = shard.second > 1 ? request.grid_id : "";
+      pending.emplace(key, std::move(job));
+    } catch (const RuleError& e) {
+      if (first_refusal.empty()) first_refusal = e.what();
+      ++refusals;
+      refused(key, e.what());
+    }
+  }
+  if (pending.empty() && refusals > 0)
+    throw RuleError(fmt::format("every grid point was refused; first: {}", first_refusal));
+  return pending;
+}
+
+ShardCheck check_shards(const GridRequest& request, const OnRefused& refused) {
+  ShardCheck check;
+  const auto [mine, shards] = request.shard;
+  for (std::int64_t i = 0; i < shards; ++i) {
+    GridRequest one = request;
+    one.shard = {i, shards};
+    one.processes_per_point = 1;
+    std::map<PointKey, Job> pending;
+    try {
+      pending = grid_jobs(one, refused);
+    } catch (const RuleError& e) {
+      if (shards == 1) throw;
+      throw RuleError(fmt::format("shard {}/{}: {}", i, shards, e.what()));
+    }
+    check.to_run += pending.size();
+    if (i == mine) check.mine = std::move(pending);
+  }
+  return check;
+}
+
+SweepTable resume(const std::string& csv, std::map<PointKey, Job>& pending) {
+  SweepTable table = read_results_csv(csv);
+  const std::string grid = pending.empty() ? "" : pending.begin()->second.grid;
+  for (const auto& g : table.grids)
+    if (g != grid)
+      throw InputError(fmt::format(
+          "{}: holds rows of grid {}, this sweep's is {}: a shard of another sweep (other "
+          "options, or the grid cut into other shards); refusing to mix them",
+          csv, g, grid.empty() ? "(unsharded)" : grid));
+  for (const auto& [key, rows] : table.points)
+    if (!pending.count(key))
+      throw InputError(
+          fmt::format("{}: holds {}, which is not in this sweep's grid (or shard); refusing to "
+                      "drop it",
+                      csv, describe(key)));
+  if (!pending.empty()) {
+    const Job& job = pending.begin()->second;
+    SweepIdentity id{
+        job.scenario.model.label, std::to_string(job.scenario.model.seq_len), {}, {}, {}};
+    for (const auto& p : job.passes) {
+      id.requested.push_back(batching::to_string(p.setting));
+      id.modes.emplace_back(model::to_string(p.pass));
+    }
+    for (const auto& [key, j] : pending) id.overrides.emplace(key.platform, j.overrides_text);
+    check_identity(table, id, csv);
+    for (const auto& s : table.shards)
+      if (s != job.shard)
+        throw InputError(
+            fmt::format("{}: holds rows of shard '{}', this is shard '{}'", csv, s, job.shard));
+    // Each kept point's training steps (from --steps, --tokens or the file) must be this run's.
+    const auto steps = io::csv_column("steps"), mode = io::csv_column("mode");
+    table.for_each_row([&](const PointKey& key, const std::vector<std::string>& f) {
+      const auto& want = pending.at(key).training_steps;
+      const std::string expected = want ? std::to_string(*want) : "";
+      if (f[mode] == "train" && f[steps] != expected)
+        throw InputError(
+            fmt::format("{}: point {} was run for {} training steps, this sweep asks for {}", csv,
+                        describe(key), f[steps].empty() ? "no" : f[steps],
+                        expected.empty() ? "none" : expected));
+      return true;
+    });
+    check_complete(csv, table, pending);
+  }
+  for (const auto& [key, rows] : table.points) pending.erase(key);
+  return table;
+}
+
+std::string run_points(const std::map<PointKey, Job>& pending, std::int64_t jobs,
+                       const std::string& csv, SweepTable& table, const PointEvents& events) {
+  std::vector<std::pair<PointKey, const Job*>> points;
+  for (const auto& [key, job] : pending) points.emplace_back(key, &job);
+  auto last_write = std::chrono::steady_clock::now();
+  std::string failure;
+  std::size_t finished = table.points.size();  // kept, run, or refused by a worker
+  run_in_children(
+      points.size(), PoolOptions{static_cast<int>(jobs), true},
+      [&](std::size_t i) { return point_rows(*points[i].second); },
+      [&](std::size_t i, ChildOutcome c) {
+        const auto& key = points[i].first;
+        if (c.status == 0) {
+          table.points[key] = std::move(c.output);
+        } else if (c.status == 2) {
+          events.refused(key, c.output);
+        } else if (!events.interrupted()) {
+          failure = fmt::format("{}: {}", describe(key),
+                                c.output.empty() ? "worker process failed" : c.output);
+        }
+        events.progress(++finished, key);
+        const auto now = std::chrono::steady_clock::now();
+        if (csv != io::kStandardOutput && now - last_write > std::chrono::seconds(1)) {
+          io::write_file_atomically(csv, table.render());
+          last_write = now;
+        }
+      },
+      [&] { return events.interrupted() || !failure.empty(); });
+  return failure;
+}
+
+int processes_per_point(std::int64_t jobs) {
+  return static_cast<int>(std::max<std::int64_t>(1, engine::available_cpus() / jobs));
+}
+
+std::optional<std::int64_t> fixed_steps_across_batches(const Overrides& base,
+                                                       const io::Scenario& scenario,
+                                                       std::size_t batch_sizes) {
+  const auto steps = base.training_steps ? base.training_steps : scenario.max_steps;
+  if (steps && !base.tokens && batch_sizes > 1) return steps;
+  return std::nullopt;
+}
+
+bool any_chosen(const SweepTable& table) {
+  bool chosen = false;
+  const auto column = io::csv_column("chosen");
+  table.for_each_row([&](const PointKey&, const std::vector<std::string>& f) {
+    chosen = f[column] == "true";
+    return !chosen;
+  });
+  return chosen;
+}
+
+}  // namespace csx::app

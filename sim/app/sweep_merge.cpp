@@ -1,0 +1,49 @@
+// Joining sweep shards and run or plan CSVs.
+#include "app/sweep_merge.hpp"
+
+#include <fmt/format.h>
+#include <optional>
+#include <set>
+
+#include "common/errors.hpp"
+
+namespace csx::app {
+
+SweepTable merge_results(const std::vector<std::string>& inputs) {
+  SweepTable table;
+  std::optional<SweepIdentity> id;
+  std::string grid, grid_file;  // the first shard's grid and file
+  std::vector<SweepTable> parts;
+  std::set<std::string> shards;
+  std::size_t empty_inputs = 0;  // header-only CSVs: shards with no point
+  for (const auto& f : inputs) {
+    SweepTable part = read_results_csv(f, true);
+    for (const auto& g : part.grids) {
+      if (grid_file.empty()) {
+        grid = g;
+        grid_file = f;
+      } else if (g != grid) {
+        throw InputError(fmt::format(
+            "{}: a shard of another sweep (grid {}; {} is of grid {}): other options, or the "
+            "grid cut into other shards; merge the shards of one sweep",
+            f, g, grid_file, grid));
+      }
+    }
+    if (part.points.empty()) ++empty_inputs;
+    if (!id && !part.points.empty()) id = identity_of(part);
+    if (id) check_identity(part, *id, f);
+    shards.insert(part.shards.begin(), part.shards.end());
+    parts.push_back(std::move(part));
+  }
+  // Shards of different sweeps (N=3 and N=4) share points: say that (check_shards_complete
+  // names the mix) before a point is found in two inputs.
+  std::set<std::string> counts;
+  for (const auto& s : shards) counts.insert(s.substr(s.find('/') + 1));
+  if (counts.size() > 1) check_shards_complete(shards);
+  for (std::size_t i = 0; i < parts.size(); ++i)
+    merge_points(std::move(parts[i]), table, inputs[i]);
+  check_shards_complete(table.shards, empty_inputs);
+  return table;
+}
+
+}  // namespace csx::app

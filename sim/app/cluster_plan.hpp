@@ -21,7 +21,14 @@ namespace csx::app {
 inline constexpr double kNever = std::numeric_limits<double>::infinity();
 
 // One evaluated cluster: the chosen candidate of the training pass, or why there is none.
+// `chosen` points into its own `result`, so an Evaluation moves but is never copied.
 struct Evaluation {
+  Evaluation() = default;
+  Evaluation(const Evaluation&) = delete;
+  Evaluation& operator=(const Evaluation&) = delete;
+  Evaluation(Evaluation&&) = default;
+  Evaluation& operator=(Evaluation&&) = default;
+
   PointKey key;
   std::int64_t steps = 0;            // training steps (from the overrides' token budget)
   std::int64_t tokens_per_step = 0;  // batch_size x seq_len
@@ -33,7 +40,7 @@ struct Evaluation {
   PassResult result;
 };
 
-// What plan asks. `base`'s token budget (Overrides::tokens) sets the training steps.
+// What plan asks. Each setup's token budget (Overrides::tokens) sets the training steps.
 struct PlanRequest {
   io::Scenario scenario;
   std::vector<PlatformSetup> setups;  // the platforms, in the order given
@@ -70,7 +77,15 @@ struct PlanAnswer {
   std::optional<NonMonotony> non_monotony;  // with a deadline, when the search saw one
 };
 
+// Its answers and `best` point into `evaluations` (a map's nodes stay put when it moves), so a
+// PlanResult moves but is never copied.
 struct PlanResult {
+  PlanResult() = default;
+  PlanResult(const PlanResult&) = delete;
+  PlanResult& operator=(const PlanResult&) = delete;
+  PlanResult(PlanResult&&) = default;
+  PlanResult& operator=(PlanResult&&) = default;
+
   std::map<PointKey, Evaluation> evaluations;  // every cluster evaluated
   SweepTable rows;                             // their CSV rows
   std::vector<PlanAnswer> answers;             // per platform, per batch (per cluster)

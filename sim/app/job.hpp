@@ -54,7 +54,8 @@ struct Job {
   };
   std::vector<Pass> passes;      // train, eval, or both
   int simulation_processes = 0;  // simulations run at once; 0: one per available CPU
-  bool record_trace = false;     // record every candidate's timeline (run --trace)
+  bool record_trace =
+      false;  // re-simulate the chosen candidate recording its timeline (run --trace)
   // run --trace-systems: systems shown besides csx-0 beyond 64 systems.
   std::vector<std::int64_t> trace_systems;
   // Of the prediction intervals: the platform's prediction_log_sd and the calibration runs of

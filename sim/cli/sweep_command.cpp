@@ -142,7 +142,7 @@ int check_only(const po::variables_map& vm, const app::GridRequest& grid, const 
         shards > 1 ? fmt::format(" in {} shards", shards) : "",
         shards > 1 ? fmt::format("shard {}/{} runs {}", shard, shards, mine.size())
                    : fmt::format("{} to run", mine.size()),
-        csv);
+        csv == io::kStandardOutput ? "standard output" : csv);
   return 0;
 }
 
@@ -300,8 +300,8 @@ int sweep_command(const Args& args) {
   files.commit();
   // Exit 1, as run does, when no grid point has a candidate that fits.
   if (!table.points.empty() && !app::any_chosen(table))
-    throw InfeasibleError(
-        fmt::format("{}: nothing fits at any grid point (the rows say why)", csv));
+    throw InfeasibleError(fmt::format("{}: nothing fits at any grid point (the rows say why)",
+                                      csv == io::kStandardOutput ? "the sweep" : csv));
   return 0;
 }
 

@@ -25,12 +25,15 @@
 // hop per cycle: Cerebras SDK, "A Conceptual View"), so it runs at
 //   reduction_fill = (K / (columns x w)) / (K / (columns x w) + r):
 // narrow layers and wide SIMD (CS-3 doubles the lanes, not the fabric) reduce more per FLOP.
-// A core's SRAM feeds its FMACs: a weight-streamed product needs m = `sram_bytes_per_flop`
-// bytes of SRAM traffic per FLOP (activation reads, partial-sum reads and writes, less what
-// registers reuse). A platform supplies sram_bandwidth_Bps / peak_flops bytes per FLOP: 2.67 on
-// a CS-2, 1.4 on a CS-3, which doubles the FMACs but not the SRAM bandwidth behind them (The
-// Next Platform, 2024-03-14). When the need exceeds the supply the product waits on memory:
-//   sram_fill = min(1, (sram_bandwidth_Bps / peak_flops) / m)   (a roofline; 1 when m = 0).
+// A core's SRAM feeds its FMACs: a busy core's products need m = `sram_bytes_per_flop` bytes of
+// SRAM traffic per FLOP (activation reads, partial-sum reads and writes, less what registers
+// reuse). A platform supplies sram_bandwidth_Bps / peak_flops bytes per FLOP: 2.67 on a CS-2,
+// 1.4 on a CS-3, which doubles the FMACs but not the SRAM bandwidth behind them (The Next
+// Platform, 2024-03-14). compute_efficiency stands for the cores that hold no work and the
+// pipeline bubbles; the busy cores' rate is capped by their SRAM (a roofline):
+//   sram_fill = min(1, (sram_bandwidth_Bps / peak_flops) / m)   (1 when m = 0).
+// No model shape enters, so it scales every product of a platform alike: one factor per
+// platform, derived from its SRAM bandwidth per FLOP (docs/calibration.md#accuracy).
 // A kernel's time is
 //   t = sum over its products of F_i / fill_i /
 //       (peak_flops x compute_efficiency x simd_fill x sram_fill) + kernel_overhead_s

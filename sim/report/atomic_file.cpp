@@ -106,6 +106,8 @@ void check_output_path(const std::string& given, const std::string& flag,
 }
 
 void write_file_atomically(const std::string& given, const std::string& content) {
+  if (given == kStandardOutput)
+    throw std::logic_error("write_file_atomically writes files; standard output is OutputFiles'");
   OutputFiles out;
   out.stage(given, content);
   out.commit_files();

@@ -22,7 +22,8 @@ void check_output_path(const std::string& path, const std::string& flag,
                        const std::vector<std::string>& inputs = {});
 
 // Writes `content` to `path` atomically (through a symbolic link to its target). Throws
-// InputError on failure; `path` is untouched then.
+// InputError on failure; `path` is untouched then; std::logic_error for kStandardOutput (stage
+// it in OutputFiles).
 void write_file_atomically(const std::string& path, const std::string& content);
 
 // A command's output transaction. stage() writes each file in full to a temporary file beside

@@ -73,6 +73,16 @@ std::string grid_identity(const std::string& scenario_file,
 
 std::map<PointKey, Job> grid_jobs(const GridRequest& request, const OnRefused& refused) {
   const auto& shard = request.shard;
+  const double points = static_cast<double>(request.setups.size()) *
+                        static_cast<double>(request.num_csx.size()) *
+                        static_cast<double>(request.batches.size());
+  if (points > static_cast<double>(kMaxGridPoints))
+    throw InputError(fmt::format(
+        "the grid has {:.0f} points ({} platforms x {} num_csx x {} batch sizes), more than {}: "
+        "narrow --num-csx or --batch-size (each point is a run; --check-only alone would take "
+        "about {:.0f} s)",
+        points, request.setups.size(), request.num_csx.size(), request.batches.size(),
+        kMaxGridPoints, points * 5e-4));
   std::map<PointKey, const Overrides*> grid;
   for (const auto& setup : request.setups)
     for (const auto n : request.num_csx)

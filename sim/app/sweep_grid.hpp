@@ -44,9 +44,14 @@ using OnRefused = std::function<void(const PointKey&, const std::string&)>;
     const std::vector<std::int64_t>& num_csx, const std::vector<std::int64_t>& batches,
     std::int64_t shards);
 
+// Most points a sweep's grid may have (platforms x num_csx x batch sizes): each is a run, and
+// checking one costs about 0.5 ms, so 100,000 take about a minute to check.
+inline constexpr std::int64_t kMaxGridPoints = 100000;
+
 // The jobs of this shard's points in canonical order (platform, num_csx, batch_size); points go
 // to shards round-robin (point k to shard k mod N). Points a rule refuses are skipped, each
-// passed to `refused`. Throws RuleError when every point is refused, InputError for bad input.
+// passed to `refused`. Throws RuleError when every point is refused, InputError for bad input
+// or a grid of more than kMaxGridPoints points.
 [[nodiscard]] std::map<PointKey, Job> grid_jobs(const GridRequest& request,
                                                 const OnRefused& refused);
 

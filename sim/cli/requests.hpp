@@ -12,6 +12,7 @@
 
 #include "app/cluster_plan.hpp"
 #include "app/job.hpp"
+#include "app/sweep_table.hpp"
 #include "cli/job_options.hpp"
 
 namespace csx::cli {
@@ -73,6 +74,56 @@ void print_plan(std::FILE* table, std::FILE* answers, const PlanOutcome& plan);
 void write_plan_outputs(const PlanRequest& request, const PlanOutcome& plan);
 // The message of plan's InfeasibleError when no cluster answers; empty otherwise.
 [[nodiscard]] std::string plan_infeasible(const PlanOutcome& plan);
+
+// --- sweep ---
+
+struct SweepRequest {
+  std::string scenario_file;
+  JobOptionTexts options;  // num_csx and batch_size: the grid's lists (required)
+  std::optional<std::string> seq_len, jobs, shard;
+  std::vector<std::string> variants;  // NAME:KEY=VALUE[,KEY=VALUE...]
+  // The CSV: the checkpoint --resume reads, written as points finish; io::kStandardOutput:
+  // none (the rows stay in memory).
+  std::string csv = "-";
+  std::string json;  // "" for none
+  bool resume = false;
+  bool check_only = false;
+  bool quiet = false;  // no progress bar (and, with check_only, no line on `out`)
+};
+
+struct SweepOutcome {
+  app::SweepTable table;  // the rows, by point
+  std::size_t kept = 0;   // points kept from the CSV (resume)
+  std::size_t total = 0;  // points of this shard
+  std::size_t refused = 0;
+  double elapsed_s = 0;
+  int signal = 0;  // the SIGINT or SIGTERM that stopped the sweep (0: it finished)
+  bool checked_only = false;
+  nlohmann::ordered_json inputs;  // the --json inputs
+};
+
+// Reads the request, expands the grid and runs this shard's points (app/sweep_grid.hpp) in
+// worker processes, with a progress bar on stderr (a terminal's, unless quiet) and the notes of
+// skipped points; check_only prints its line to `out` and runs nothing. An interruption stops
+// the points (the CSV checkpoint written) and is returned in `signal`. Throws InputError /
+// RuleError for bad input, std::runtime_error when a point fails.
+[[nodiscard]] SweepOutcome execute_sweep(const SweepRequest& request, std::FILE* out);
+// The chosen row of each point, one line each, and the totals, naming `csv`.
+void print_sweep_summary(std::FILE* out, const SweepOutcome& s, const std::string& csv);
+// The message of sweep's InfeasibleError when no point has a fitting candidate; else empty.
+[[nodiscard]] std::string sweep_infeasible(const SweepOutcome& s, const std::string& csv);
+
+// --- candidates and describe: the objects their --json prints ---
+
+// The batching rules of `batch` samples over `num_csx` systems with setting `mbs` (the flags'
+// text). Throws InputError naming the flag.
+[[nodiscard]] nlohmann::ordered_json candidates_json(const std::string& batch,
+                                                     const std::string& num_csx,
+                                                     const std::string& mbs);
+// A model (file or models/ name) on a platform (name or file). Throws as the loaders do.
+[[nodiscard]] nlohmann::ordered_json describe_json(const std::string& model,
+                                                   const std::string& platform,
+                                                   const std::optional<std::string>& seq_len);
 
 // --- validate ---
 

@@ -5,6 +5,7 @@
 #pragma once
 
 #include <cstdio>
+#include <memory>
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
@@ -14,6 +15,7 @@
 #include "app/job.hpp"
 #include "app/sweep_table.hpp"
 #include "cli/job_options.hpp"
+#include "common/output_lock.hpp"
 
 namespace csx::cli {
 
@@ -100,6 +102,8 @@ struct SweepOutcome {
   int signal = 0;  // the SIGINT or SIGTERM that stopped the sweep (0: it finished)
   bool checked_only = false;
   nlohmann::ordered_json inputs;  // the --json inputs
+  // Held until the outcome is gone: no other sweep writes the CSV before it is final.
+  std::shared_ptr<OutputLock> csv_lock;
 };
 
 // Reads the request, expands the grid and runs this shard's points (app/sweep_grid.hpp) in

@@ -237,8 +237,7 @@ SweepOutcome execute_sweep(const SweepRequest& q, std::FILE* out) {
   SkipNotes refused;
   const auto note = [&](const PointKey& key, const std::string& why) { refused.note(key, why); };
   auto pending = app::grid_jobs(grid, note);
-  std::optional<OutputLock> lock;  // held until the CSV is final
-  if (!csv_to_stdout) lock.emplace(csv, "--csv");
+  if (!csv_to_stdout) s.csv_lock = std::make_shared<OutputLock>(csv, "--csv");
   SweepTable& table = s.table;
   if (q.resume && std::filesystem::exists(csv)) {
     table = app::resume(csv, pending);

@@ -200,7 +200,7 @@ py::dict run(const std::string& scenario, const py::dict& kw) {
     csx::cli::TextSink sink;
     csx::cli::print_run(sink.file(), r);
     out.text = sink.text();
-    csx::cli::write_run_outputs(q, r);  // the trace, when asked for
+    if (!q.trace.empty()) csx::cli::write_run_outputs(q, r);  // the trace file
     out.columns = csx::io::csv_columns();
     for (const auto& p : r.results)
       for (const auto& row : p.outcome.rows)

@@ -85,8 +85,8 @@ struct PlanResult {
 // ascending order, until one meets the deadline. Under `auto` the time to train is not
 // monotone in num_csx (the per-system batch, and with it the micro-batch size, changes with
 // every size), so bisecting there could skip the answer; only the sizes below the last doubling
-// miss are taken to miss without being evaluated (docs/questions.md#questions-csxsim-answers). In the
-// scan, sizes with the per-system batch P = ceil(B / N) of a smaller size that misses are ruled
+// miss are taken to miss without being evaluated (docs/questions.md#questions-csxsim-answers). In
+// the scan, sizes with the per-system batch P = ceil(B / N) of a smaller size that misses are ruled
 // out when it misses by more than auto's threshold: they run the same work on the fullest
 // system (same candidates, same memory) over a SwarmX tree at least as deep, so each candidate
 // takes at least as long, and auto's choice is within (1 + auto_min_speedup) of the fastest

@@ -1,5 +1,5 @@
-// validate's checks of the reference file (docs/calibration.md#accuracy): measured runs of current and
-// older releases, what the real `auto` chose, micro-batch sizes that compiled on real hardware,
+// validate's checks of the reference file (docs/calibration.md#accuracy): measured runs of current
+// and older releases, what the real `auto` chose, micro-batch sizes that compiled on real hardware,
 // and which MBS real hardware preferred; the leave-one-out refit (tools/calibrate).
 #pragma once
 

@@ -127,10 +127,15 @@ void print_text(const io::Scenario& scenario, const platform::PlatformSpec& plat
   fmt::print("{:<44}{:>20.4e}\n", "weight bytes streamed per pass", costs.weight_bytes_per_pass());
   fmt::print("{:<44}{:>20.4e}\n", "activation bytes per sample (all kept)",
              costs.kept_activation_bytes_per_sample());
+  // 0 samples means not even one sample fits: say "none".
+  const auto size_or_none = [](std::int64_t mbs) {
+    return mbs > 0 ? std::to_string(mbs) : std::string("none");
+  };
   fmt::print("{:<44}{:>20}\n",
-             fmt::format("largest micro_batch_size that fits ({})", platform.name), max_mbs);
+             fmt::format("largest micro_batch_size that fits ({})", platform.name),
+             size_or_none(max_mbs));
   fmt::print("{:<44}{:>20}\n", fmt::format("largest without recompute ({})", platform.name),
-             model::max_micro_batch_size_without_recompute(costs, platform));
+             size_or_none(model::max_micro_batch_size_without_recompute(costs, platform)));
   fmt::print("{:<44}{:>17.1f} GB of {:.0f} GB{}\n", "MemoryX weights + optimizer state",
              mx.required_bytes / 1e9, mx.capacity_bytes / 1e9, mx.fits ? "" : " (does NOT fit)");
   fmt::print("\n{:<12} {:<10} {:>16} {:>16} {:>20} {:>22}\n", "layer", "kind", "parameters",

@@ -38,22 +38,33 @@ std::string monotony_note(const app::NonMonotony& m) {
       human_duration(m.slower->time.seconds), scanned);
 }
 
+// A table line: the fixed columns, then `last` (the deadline's yes/no, or why nothing runs)
+// after two spaces when there is one.
+void print_line(std::FILE* out, const std::string& columns, const std::string& last) {
+  fmt::print(out, "{}{}\n", columns, last.empty() ? "" : "  " + last);
+}
+
 void print_table(std::FILE* out, const std::map<app::PointKey, Evaluation>& evaluations,
                  std::optional<double> deadline_s) {
-  fmt::print(out, "{:<16} {:>10} {:>8} {:>6} {:>15} {:>10} {:>12} {:>11} {:>14}  {}\n", "platform",
-             "batch_size", "num_csx", "MBS", "tokens/step", "steps", "step_time_s", "samples/s",
-             "time_to_train", deadline_s ? "meets deadline" : "");
+  print_line(out,
+             fmt::format("{:<16} {:>10} {:>8} {:>6} {:>15} {:>10} {:>12} {:>11} {:>14}", "platform",
+                         "batch_size", "num_csx", "MBS", "tokens/step", "steps", "step_time_s",
+                         "samples/s", "time_to_train"),
+             deadline_s ? "meets deadline" : "");
   for (const auto& [key, e] : evaluations) {
     if (!e.chosen) {
-      fmt::print(out, "{:<16} {:>10} {:>8} {:>6} {:>15} {:>10} {:>12} {:>11} {:>14}  {}\n",
-                 key.platform, key.batch_size, key.num_csx, "-", "-", "-", "-", "-", "-",
-                 e.why_not);
+      print_line(
+          out,
+          fmt::format("{:<16} {:>10} {:>8} {:>6} {:>15} {:>10} {:>12} {:>11} {:>14}", key.platform,
+                      key.batch_size, key.num_csx, "-", "-", "-", "-", "-", "-"),
+          e.why_not);
       continue;
     }
-    fmt::print(out, "{:<16} {:>10} {:>8} {:>6} {:>15} {:>10} {:>12.4f} {:>11.2f} {:>14}  {}\n",
-               key.platform, key.batch_size, key.num_csx, e.chosen->micro_batch_size,
-               e.tokens_per_step, e.steps, e.chosen->sim.step_time_s, e.chosen->samples_per_s,
-               human_duration(e.time.seconds),
+    print_line(out,
+               fmt::format("{:<16} {:>10} {:>8} {:>6} {:>15} {:>10} {:>12.4f} {:>11.2f} {:>14}",
+                           key.platform, key.batch_size, key.num_csx, e.chosen->micro_batch_size,
+                           e.tokens_per_step, e.steps, e.chosen->sim.step_time_s,
+                           e.chosen->samples_per_s, human_duration(e.time.seconds)),
                deadline_s ? (e.time.seconds <= *deadline_s ? "yes" : "no") : "");
   }
 }

@@ -68,11 +68,11 @@ struct Stack {
 };
 
 struct ModelSpec {
-  std::string name;         // Model Zoo family (`gpt3`, `llama`, `bert/classifier`, ...)
-  std::string label;        // display name: the file's stem
-  std::string source;       // the file it came from
+  std::string name;                  // Model Zoo family (`gpt3`, `llama`, `bert/classifier`, ...)
+  std::string label;                 // display name: the file's stem
+  std::string source;                // the file it came from
   std::vector<std::string> extends;  // files its model block extends (pretrain_params_path)
-  std::string family_from;  // how the family was found: "model.name", "file path", "keys"
+  std::string family_from;           // how the family was found: "model.name", "file path", "keys"
   Architecture architecture = Architecture::kDecoder;
   HeadKind head = HeadKind::kLanguageModel;
 

@@ -96,8 +96,9 @@ void check_output_path(const std::string& given, const std::string& flag,
   const std::string probe = (dir / fmt::format(".csxsim-probe.{}", ::getpid())).string();
   std::FILE* f = std::fopen(probe.c_str(), "wb");
   if (!f)
-    throw InputError(fmt::format("{} {}: directory {} is not writable: {}", flag, path,
-                                 dir.string(), std::strerror(errno)));
+    throw InputError(
+        fmt::format("{} {}: directory {} is not writable (creating a file there failed: {})", flag,
+                    path, dir.string(), std::strerror(errno)));
   std::fclose(f);
   std::remove(probe.c_str());
   if (fs::exists(path, ec) && ::access(path.c_str(), W_OK) != 0)

@@ -10,7 +10,8 @@
 
 namespace csx::io {
 
-// The output file name that means standard output (`--csv -`, `--json -`; docs/cli.md#options-of-run-and-sweep).
+// The output file name that means standard output (`--csv -`, `--json -`;
+// docs/cli.md#options-of-run-and-sweep).
 inline constexpr const char* kStandardOutput = "-";
 
 // Throws InputError when `path` cannot be written: its directory is missing or not writable,

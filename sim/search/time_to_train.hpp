@@ -1,4 +1,6 @@
-// Time to train: the training steps times a candidate's simulated step time (docs/questions.md#questions-csxsim-answers: time to train = steps x step time), with its 80 % interval.
+// Time to train: the training steps times a candidate's simulated step time
+// (docs/questions.md#questions-csxsim-answers: time to train = steps x step time), with its 80 %
+// interval.
 #pragma once
 
 #include <cstdint>

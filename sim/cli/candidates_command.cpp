@@ -8,6 +8,7 @@
 #include "batching/supported_sizes.hpp"
 #include "cli/commands.hpp"
 #include "cli/options.hpp"
+#include "cli/requests.hpp"
 #include "common/errors.hpp"
 #include "common/whole_number.hpp"
 #include "report/results_json.hpp"
@@ -65,9 +66,9 @@ void print_text(const batching::BatchSplit& split,
   }
 }
 
-void print_json(const batching::BatchSplit& split,
-                const std::vector<batching::SupportedSize>& supported,
-                const batching::Resolution& r) {
+nlohmann::ordered_json to_json(const batching::BatchSplit& split,
+                               const std::vector<batching::SupportedSize>& supported,
+                               const batching::Resolution& r) {
   nlohmann::ordered_json j;
   j["batch_size"] = split.batch_size;
   j["num_csx"] = split.num_csx;
@@ -101,10 +102,33 @@ void print_json(const batching::BatchSplit& split,
   j["adjusted"] = r.adjusted;
   j["notice"] = r.notice;
   j["candidates"] = r.candidates;
-  fmt::print("{}\n", io::json_text(j, 2));
+  return j;
+}
+
+// The batching rules of B over N with setting `mbs`, resolved as the CLI does.
+struct Candidates {
+  batching::BatchSplit split;
+  std::vector<batching::SupportedSize> supported;
+  batching::Resolution resolution;
+};
+
+Candidates candidates(const std::string& batch, const std::string& num_csx,
+                      const std::string& mbs) {
+  const auto split = batching::split_batch(csx::parse_whole(batch, "--batch-size", 1),
+                                           csx::parse_whole(num_csx, "--num-csx", 1));
+  const auto setting = batching::parse_mbs_setting(mbs, "--micro-batch-size");
+  // No model here: assume a transformer and compile-only, so every setting can be shown.
+  const auto r = batching::resolve(setting, split, {"(any transformer)", true, false}, true);
+  return {split, batching::supported_micro_batch_sizes(split.per_system_batch_size), r};
 }
 
 }  // namespace
+
+nlohmann::ordered_json candidates_json(const std::string& batch, const std::string& num_csx,
+                                       const std::string& mbs) {
+  const auto c = candidates(batch, num_csx, mbs);
+  return to_json(c.split, c.supported, c.resolution);
+}
 
 int candidates_command(const Args& args) {
   po::options_description desc("candidates options");
@@ -118,16 +142,11 @@ int candidates_command(const Args& args) {
   const auto vm = parse_options(
       args, "csxsim candidates --batch-size B --num-csx N [--micro-batch-size M] [--json]", desc);
   if (!vm) return 0;
-  const auto split = batching::split_batch(csx::parse_whole(batch, "--batch-size", 1),
-                                           csx::parse_whole(num_csx, "--num-csx", 1));
-  const auto setting = batching::parse_mbs_setting(mbs, "--micro-batch-size");
-  // No model here: assume a transformer and compile-only, so every setting can be shown.
-  const auto r = batching::resolve(setting, split, {"(any transformer)", true, false}, true);
-  const auto supported = batching::supported_micro_batch_sizes(split.per_system_batch_size);
+  const auto c = candidates(batch, num_csx, mbs);
   if (vm->count("json"))
-    print_json(split, supported, r);
+    fmt::print("{}\n", io::json_text(to_json(c.split, c.supported, c.resolution), 2));
   else
-    print_text(split, supported, r);
+    print_text(c.split, c.supported, c.resolution);
   return 0;
 }
 

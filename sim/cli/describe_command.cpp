@@ -4,7 +4,9 @@
 #include <nlohmann/json.hpp>
 
 #include "cli/commands.hpp"
+#include "cli/job_options.hpp"
 #include "cli/options.hpp"
+#include "cli/requests.hpp"
 #include "input/model_loader.hpp"
 #include "input/platform_loader.hpp"
 #include "input/scenario.hpp"
@@ -53,8 +55,8 @@ struct Figures {
   double train_flops;  // FLOP per sample, no recompute
 };
 
-void print_json(const io::Scenario& scenario, const platform::PlatformSpec& platform,
-                const model::ModelCosts& costs, const Figures& f) {
+nlohmann::ordered_json to_json(const io::Scenario& scenario, const platform::PlatformSpec& platform,
+                               const model::ModelCosts& costs, const Figures& f) {
   const auto& spec = scenario.model;
   const auto& [max_mbs, mx, train_flops] = f;
   nlohmann::ordered_json j;
@@ -94,7 +96,7 @@ void print_json(const io::Scenario& scenario, const platform::PlatformSpec& plat
                                {"weight_bytes", L.weight_bytes},
                                {"forward_flops_per_sample", L.forward_flops},
                                {"activation_bytes_per_sample", L.kept_activation_bytes()}});
-  fmt::print("{}\n", io::json_text(j, 2));
+  return j;
 }
 
 void print_text(const io::Scenario& scenario, const platform::PlatformSpec& platform,
@@ -143,7 +145,33 @@ void print_text(const io::Scenario& scenario, const platform::PlatformSpec& plat
                L.parameters, L.weight_bytes, L.forward_flops, L.kept_activation_bytes());
 }
 
+// The model of `file` (resolve_model_path) on `platform_name`, with its figures.
+struct Described {
+  io::Scenario scenario;
+  platform::PlatformSpec platform;
+  model::ModelCosts costs;
+  Figures figures;
+};
+
+Described describe(const std::string& file, const std::string& platform_name,
+                   std::optional<std::int64_t> seq_len) {
+  // Any file run accepts: a models/ file, a Model Zoo file, or a scenario naming a model.
+  auto scenario = io::load_scenario(resolve_model_path(file), data_dir(), seq_len);
+  print_warnings(scenario);
+  auto platform = platform::load_platform(platform_name, data_dir());
+  auto costs = model::layer_costs(scenario.model);
+  const Figures figures{model::max_fitting_micro_batch_size(costs, platform, model::Pass::kTrain),
+                        model::memoryx_check(costs, platform), costs.train_flops_per_sample(false)};
+  return {std::move(scenario), std::move(platform), std::move(costs), figures};
+}
+
 }  // namespace
+
+nlohmann::ordered_json describe_json(const std::string& file, const std::string& platform_name,
+                                     const std::optional<std::string>& seq_len) {
+  const auto d = describe(file, platform_name, optional_count(seq_len, "--seq-len"));
+  return to_json(d.scenario, d.platform, d.costs, d.figures);
+}
 
 int describe_command(const Args& args) {
   po::options_description desc("describe options");
@@ -159,15 +187,11 @@ int describe_command(const Args& args) {
       args, "csxsim describe MODEL_OR_PARAMS_FILE [--platform cs2|cs3|FILE] [--seq-len S] [--json]",
       desc, &pos);
   if (!vm) return 0;
-  // Any file run accepts: a models/ file, a Model Zoo file, or a scenario naming a model.
-  const auto scenario =
-      io::load_scenario(resolve_model_path(file), data_dir(), optional_count(*vm, "seq-len"));
-  print_warnings(scenario);
-  const auto platform = platform::load_platform(platform_name, data_dir());
-  const auto costs = model::layer_costs(scenario.model);
-  const Figures figures{model::max_fitting_micro_batch_size(costs, platform, model::Pass::kTrain),
-                        model::memoryx_check(costs, platform), costs.train_flops_per_sample(false)};
-  (vm->count("json") ? print_json : print_text)(scenario, platform, costs, figures);
+  const auto d = describe(file, platform_name, optional_count(*vm, "seq-len"));
+  if (vm->count("json"))
+    fmt::print("{}\n", io::json_text(to_json(d.scenario, d.platform, d.costs, d.figures), 2));
+  else
+    print_text(d.scenario, d.platform, d.costs, d.figures);
   return 0;
 }
 

@@ -2,6 +2,8 @@
 #pragma once
 
 #include <optional>
+#include <string>
+#include <vector>
 
 #include "app/job.hpp"
 #include "cli/options.hpp"
@@ -17,8 +19,27 @@ inline constexpr std::int64_t kMaxJobs = 1024;
 // The options run and sweep share; with `grid` (sweep), --num-csx, --batch-size and --platform
 // are described as the lists they take there.
 void add_job_options(po::options_description& desc, bool grid = false);
-// Throws InputError for malformed values. With `grid`, --num-csx and --batch-size are lists
-// read by the sweep, not single values.
+
+// The job options' values as given, as text: from the command line or from the Python
+// module's keyword arguments (docs/python.md#python). Empty: not given.
+struct JobOptionTexts {
+  std::optional<std::string> num_csx, batch_size, micro_batch_size, platform, mode, steps, tokens,
+      sim_steps, max_explore;
+  bool compile_only = false;
+  std::vector<std::string> platform_overrides;  // KEY=VALUE, in order
+};
+[[nodiscard]] JobOptionTexts job_option_texts(const po::variables_map& vm);
+
+// Throws InputError for malformed values, naming the flag. With `grid`, --num-csx and
+// --batch-size are lists read by the sweep, not single values.
+[[nodiscard]] app::Overrides read_overrides(const JobOptionTexts& t, bool grid = false);
 [[nodiscard]] app::Overrides read_overrides(const po::variables_map& vm, bool grid = false);
+
+// A positive whole number given as text for `flag` (--seq-len, --jobs ...); empty: not given.
+[[nodiscard]] std::optional<std::int64_t> optional_count(const std::optional<std::string>& text,
+                                                         const std::string& flag);
+// --jobs of `text`: 1 to kMaxJobs `what` at once; empty: not given.
+[[nodiscard]] std::optional<std::int64_t> read_jobs(const std::optional<std::string>& text,
+                                                    const char* what);
 
 }  // namespace csx::cli

@@ -9,6 +9,7 @@
 #include "cli/commands.hpp"
 #include "cli/job_options.hpp"
 #include "cli/platform_set.hpp"
+#include "cli/requests.hpp"
 #include "cli/results_output.hpp"
 #include "common/errors.hpp"
 #include "input/value_list.hpp"
@@ -39,25 +40,28 @@ std::string monotony_note(const app::NonMonotony& m) {
 
 // A table line: the fixed columns, then `last` (the deadline's yes/no, or why nothing runs)
 // after two spaces when there is one.
-void print_line(const std::string& columns, const std::string& last) {
-  fmt::print("{}{}\n", columns, last.empty() ? "" : "  " + last);
+void print_line(std::FILE* out, const std::string& columns, const std::string& last) {
+  fmt::print(out, "{}{}\n", columns, last.empty() ? "" : "  " + last);
 }
 
-void print_table(const std::map<app::PointKey, Evaluation>& evaluations,
+void print_table(std::FILE* out, const std::map<app::PointKey, Evaluation>& evaluations,
                  std::optional<double> deadline_s) {
-  print_line(fmt::format("{:<16} {:>10} {:>8} {:>6} {:>15} {:>10} {:>12} {:>11} {:>14}", "platform",
+  print_line(out,
+             fmt::format("{:<16} {:>10} {:>8} {:>6} {:>15} {:>10} {:>12} {:>11} {:>14}", "platform",
                          "batch_size", "num_csx", "MBS", "tokens/step", "steps", "step_time_s",
                          "samples/s", "time_to_train"),
              deadline_s ? "meets deadline" : "");
   for (const auto& [key, e] : evaluations) {
     if (!e.chosen) {
       print_line(
+          out,
           fmt::format("{:<16} {:>10} {:>8} {:>6} {:>15} {:>10} {:>12} {:>11} {:>14}", key.platform,
                       key.batch_size, key.num_csx, "-", "-", "-", "-", "-", "-"),
           e.why_not);
       continue;
     }
-    print_line(fmt::format("{:<16} {:>10} {:>8} {:>6} {:>15} {:>10} {:>12.4f} {:>11.2f} {:>14}",
+    print_line(out,
+               fmt::format("{:<16} {:>10} {:>8} {:>6} {:>15} {:>10} {:>12.4f} {:>11.2f} {:>14}",
                            key.platform, key.batch_size, key.num_csx, e.chosen->micro_batch_size,
                            e.tokens_per_step, e.steps, e.chosen->sim.step_time_s,
                            e.chosen->samples_per_s, human_duration(e.time.seconds)),
@@ -107,12 +111,103 @@ void add_answer(std::vector<std::string>& lines, const app::PlanAnswer& a,
 
 }  // namespace
 
+std::string plan_model_path(const PlanRequest& q) {
+  if (!q.options.tokens) throw InputError("plan needs --tokens (the training budget, e.g. 1e12)");
+  if (q.deadline && q.options.num_csx)
+    throw InputError(
+        "plan takes --deadline (the smallest num_csx that meets it) or --num-csx (the time to "
+        "train on those clusters), not both");
+  if (!q.deadline && !q.options.num_csx)
+    throw InputError(
+        "plan needs --deadline (the smallest num_csx that meets it) or --num-csx (the time to "
+        "train on those clusters)");
+  if (q.max_num_csx && !q.deadline)
+    throw InputError("--max-num-csx bounds the --deadline search; with --num-csx it does nothing");
+  return resolve_model_path(q.model);
+}
+
+PlanOutcome execute_plan(const PlanRequest& q, const std::string& model_path) {
+  PlanOutcome plan;
+  plan.model_path = model_path;
+  auto& deadline_s = plan.deadline_s;
+  if (q.deadline) deadline_s = parse_duration_s(*q.deadline, "--deadline");
+  const auto max_n = optional_count(q.max_num_csx, "--max-num-csx");
+  app::Overrides base = read_overrides(q.options, true);
+  const auto scenario =
+      io::load_scenario(model_path, data_dir(), optional_count(q.seq_len, "--seq-len"));
+  print_warnings(scenario);
+  for (const auto& [path, flag] : {std::pair{q.csv, "--csv"}, std::pair{q.json, "--json"}})
+    if (!path.empty() && path != io::kStandardOutput)
+      io::check_output_path(path, flag, model_files(scenario.model));
+  std::vector<std::int64_t> batches;
+  if (q.options.batch_size)
+    batches = io::parse_value_list(*q.options.batch_size, "--batch-size");
+  else if (scenario.batch_size)
+    batches = {*scenario.batch_size};
+  else
+    throw InputError(fmt::format(
+        "{}: no training batch size in the file; pass --batch-size (a list is fine)", model_path));
+  auto setups = app::platform_setups(base, q.variants, scenario.platform, data_dir());
+  std::vector<std::int64_t> clusters;  // --num-csx, each once, ascending
+  if (q.options.num_csx) {
+    clusters = io::parse_value_list(*q.options.num_csx, "--num-csx");
+    std::sort(clusters.begin(), clusters.end());
+    clusters.erase(std::unique(clusters.begin(), clusters.end()), clusters.end());
+  }
+  std::sort(batches.begin(), batches.end());
+  batches.erase(std::unique(batches.begin(), batches.end()), batches.end());
+  const app::PlanRequest request{scenario,
+                                 std::move(setups),
+                                 batches,
+                                 deadline_s,
+                                 max_n,
+                                 clusters,
+                                 static_cast<int>(read_jobs(q.jobs, "simulations").value_or(0)),
+                                 data_dir()};
+  plan.result = app::plan_clusters(request);
+  for (const auto& a : plan.result.answers) add_answer(plan.answers, a, deadline_s);
+  auto& inputs = plan.inputs = job_inputs("plan", model_path, scenario, base);
+  inputs["batch_size"] = batches;
+  inputs["deadline_s"] =
+      deadline_s ? nlohmann::ordered_json(*deadline_s) : nlohmann::ordered_json(nullptr);
+  if (q.options.num_csx) inputs["num_csx"] = *q.options.num_csx;
+  if (!q.variants.empty()) inputs["variants"] = q.variants;
+  return plan;
+}
+
+void print_plan(std::FILE* table, std::FILE* answers, const PlanOutcome& plan) {
+  if (table) {
+    print_table(table, plan.result.evaluations, plan.deadline_s);
+    fmt::print(table, "\n");
+  }
+  for (const auto& a : plan.answers) fmt::print(answers, "{}\n", a);
+  if (const auto* best = plan.result.best)
+    fmt::print(answers, "answer: {}\n",
+               plan.deadline_s ? fmt::format("smallest cluster: {}", summary(*best))
+                               : fmt::format("fastest: {}", summary(*best)));
+}
+
+void write_plan_outputs(const PlanRequest& q, const PlanOutcome& plan) {
+  io::OutputFiles files;
+  if (!q.csv.empty()) files.stage(q.csv, plan.result.rows.render());
+  if (!q.json.empty()) stage_results_json(files, q.json, plan.inputs, plan.result.rows.render());
+  files.commit();
+}
+
+std::string plan_infeasible(const PlanOutcome& plan) {
+  if (plan.result.best) return "";
+  if (plan.deadline_s)
+    return fmt::format("no platform and batch size considered meets {}",
+                       human_duration(*plan.deadline_s));
+  return "nothing fits on any cluster considered";
+}
+
 int plan_command(const Args& args) {
   po::options_description desc("plan options");
-  std::string model_arg;
+  PlanRequest q;
   // clang-format off
   desc.add_options()
-      ("model", po::value(&model_arg)->required(), "scenario, Model Zoo file or models/ name")
+      ("model", po::value(&q.model)->required(), "scenario, Model Zoo file or models/ name")
       ("tokens", po::value<std::string>(), "token budget (required): e.g. 1e12, 300B")
       ("deadline", po::value<std::string>(),
        "time to train at most this: e.g. 7d, 36h; answers the smallest num_csx")
@@ -145,88 +240,26 @@ int plan_command(const Args& args) {
       "[--platform P1,P2] [--variant NAME:KEY=VALUE,...] [--csv OUT]",
       desc, &pos);
   if (!vm) return 0;
-  if (!vm->count("tokens"))
-    throw InputError("plan needs --tokens (the training budget, e.g. 1e12)");
-  if (vm->count("deadline") && vm->count("num-csx"))
-    throw InputError(
-        "plan takes --deadline (the smallest num_csx that meets it) or --num-csx (the time to "
-        "train on those clusters), not both");
-  if (!vm->count("deadline") && !vm->count("num-csx"))
-    throw InputError(
-        "plan needs --deadline (the smallest num_csx that meets it) or --num-csx (the time to "
-        "train on those clusters)");
-  if (vm->count("max-num-csx") && !vm->count("deadline"))
-    throw InputError("--max-num-csx bounds the --deadline search; with --num-csx it does nothing");
-  const std::string model_path = resolve_model_path(model_arg);
+  q.options = job_option_texts(*vm);
+  const auto text = [&](const char* flag) {
+    return vm->count(flag) ? std::optional((*vm)[flag].as<std::string>()) : std::nullopt;
+  };
+  q.deadline = text("deadline");
+  q.max_num_csx = text("max-num-csx");
+  q.seq_len = text("seq-len");
+  q.jobs = text("jobs");
+  if (vm->count("variant")) q.variants = (*vm)["variant"].as<std::vector<std::string>>();
+  const std::string model_path = plan_model_path(q);
   auto out = output_paths(*vm, {"csv", "json"}, {model_path});
-  const std::string &csv = out["csv"], &json = out["json"];
-  std::optional<double> deadline_s;
-  if (vm->count("deadline"))
-    deadline_s = parse_duration_s((*vm)["deadline"].as<std::string>(), "--deadline");
-  const auto max_n = optional_count(*vm, "max-num-csx");
-  app::Overrides base = read_overrides(*vm, true);
-  const auto scenario = io::load_scenario(model_path, data_dir(), optional_count(*vm, "seq-len"));
-  print_warnings(scenario);
-  check_outputs_against_model(*vm, {"csv", "json"}, scenario);
-  std::vector<std::int64_t> batches;
-  if (vm->count("batch-size"))
-    batches = io::parse_value_list((*vm)["batch-size"].as<std::string>(), "--batch-size");
-  else if (scenario.batch_size)
-    batches = {*scenario.batch_size};
-  else
-    throw InputError(fmt::format(
-        "{}: no training batch size in the file; pass --batch-size (a list is fine)", model_path));
-  auto setups = expand_platforms(*vm, base, scenario.platform, data_dir());
-  std::vector<std::int64_t> clusters;  // --num-csx, each once, ascending
-  if (vm->count("num-csx")) {
-    clusters = io::parse_value_list((*vm)["num-csx"].as<std::string>(), "--num-csx");
-    std::sort(clusters.begin(), clusters.end());
-    clusters.erase(std::unique(clusters.begin(), clusters.end()), clusters.end());
-  }
-  std::sort(batches.begin(), batches.end());
-  batches.erase(std::unique(batches.begin(), batches.end()), batches.end());
-  const app::PlanRequest request{scenario,
-                                 std::move(setups),
-                                 batches,
-                                 deadline_s,
-                                 max_n,
-                                 clusters,
-                                 static_cast<int>(read_jobs(*vm, "simulations").value_or(0)),
-                                 data_dir()};
-  const auto result = app::plan_clusters(request);
-  std::vector<std::string> answers;
-  for (const auto& a : result.answers) add_answer(answers, a, deadline_s);
-  io::OutputFiles files;
-  if (!csv.empty()) files.stage(csv, result.rows.render());
-  if (!json.empty()) {
-    auto inputs = job_inputs("plan", model_path, scenario, base);
-    inputs["batch_size"] = batches;
-    inputs["deadline_s"] =
-        deadline_s ? nlohmann::ordered_json(*deadline_s) : nlohmann::ordered_json(nullptr);
-    if (vm->count("num-csx")) inputs["num_csx"] = (*vm)["num-csx"].as<std::string>();
-    if (vm->count("variant")) inputs["variants"] = (*vm)["variant"].as<std::vector<std::string>>();
-    stage_results_json(files, json, inputs, result.rows.render());
-  }
+  q.csv = out["csv"];
+  q.json = out["json"];
+  const auto plan = execute_plan(q, model_path);
   // With --csv - or --json -, standard output carries the data alone: no table, the answer on
   // standard error.
   const bool data_out = data_on_stdout(*vm);
-  std::FILE* answer_to = data_out ? stderr : stdout;
-  if (!vm->count("quiet") && !data_out) {
-    print_table(result.evaluations, deadline_s);
-    fmt::print("\n");
-  }
-  for (const auto& a : answers) fmt::print(answer_to, "{}\n", a);
-  if (const auto* best = result.best)
-    fmt::print(answer_to, "answer: {}\n",
-               deadline_s ? fmt::format("smallest cluster: {}", summary(*best))
-                          : fmt::format("fastest: {}", summary(*best)));
-  files.commit();
-  if (!result.best) {
-    if (deadline_s)
-      throw InfeasibleError(fmt::format("no platform and batch size considered meets {}",
-                                        human_duration(*deadline_s)));
-    throw InfeasibleError("nothing fits on any cluster considered");
-  }
+  print_plan(vm->count("quiet") || data_out ? nullptr : stdout, data_out ? stderr : stdout, plan);
+  write_plan_outputs(q, plan);
+  if (const auto why = plan_infeasible(plan); !why.empty()) throw InfeasibleError(why);
   return 0;
 }
 

@@ -1,14 +1,9 @@
 // CSV text of a run; inputs and JSON of run, sweep and validate.
 #include "cli/results_output.hpp"
 
-#include <fcntl.h>
 #include <fmt/format.h>
-#include <unistd.h>
-#include <cerrno>
 #include <cstdio>
-#include <cstring>
 #include <filesystem>
-#include <stdexcept>
 #include "common/errors.hpp"
 
 #include "app/mbs_source.hpp"
@@ -76,23 +71,6 @@ bool data_on_stdout(const po::variables_map& vm) {
   for (const auto* f : {"csv", "json"})
     if (vm.count(f) && vm[f].as<std::string>() == io::kStandardOutput) return true;
   return false;
-}
-
-SilencedStdout::SilencedStdout() {
-  std::fflush(stdout);
-  saved_ = ::dup(STDOUT_FILENO);
-  const int null = ::open("/dev/null", O_WRONLY);
-  if (saved_ < 0 || null < 0 || ::dup2(null, STDOUT_FILENO) < 0)
-    throw std::runtime_error(
-        fmt::format("cannot silence standard output: {}", std::strerror(errno)));
-  ::close(null);
-}
-
-SilencedStdout::~SilencedStdout() {
-  std::fflush(stdout);
-  std::clearerr(stdout);
-  ::dup2(saved_, STDOUT_FILENO);
-  ::close(saved_);
 }
 
 std::string run_csv_text(const std::vector<app::PassResult>& results) {

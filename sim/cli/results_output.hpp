@@ -61,19 +61,6 @@ void check_outputs_against_model(const po::variables_map& vm, const std::vector<
 // no table there (as with --quiet); notices stay on standard error.
 [[nodiscard]] bool data_on_stdout(const po::variables_map& vm);
 
-// While alive, standard output goes to /dev/null (validate's report when its --csv or --json is
-// "-"); the destructor restores it. Throws std::runtime_error when the descriptors fail.
-class SilencedStdout {
- public:
-  SilencedStdout();
-  SilencedStdout(const SilencedStdout&) = delete;
-  SilencedStdout& operator=(const SilencedStdout&) = delete;
-  ~SilencedStdout();
-
- private:
-  int saved_ = -1;
-};
-
 // Stages the JSON twin of `csv_text` (a header line and rows) for `path` in `out`
 // (docs/cli.md#json-output). Throws InputError when the file cannot be written.
 void stage_results_json(io::OutputFiles& out, const std::string& path,

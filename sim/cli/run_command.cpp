@@ -8,6 +8,7 @@
 #include "cli/amounts.hpp"
 #include "cli/commands.hpp"
 #include "cli/job_options.hpp"
+#include "cli/requests.hpp"
 #include "cli/results_output.hpp"
 #include "cli/run_report.hpp"
 #include "common/errors.hpp"
@@ -47,43 +48,76 @@ void add_job_options(po::options_description& desc, bool grid) {
   // clang-format on
 }
 
-std::optional<std::int64_t> read_jobs(const po::variables_map& vm, const char* what) {
-  const auto jobs = optional_count(vm, "jobs");
+std::optional<std::int64_t> optional_count(const std::optional<std::string>& text,
+                                           const std::string& flag) {
+  if (!text) return std::nullopt;
+  return csx::parse_whole(*text, flag, 1);
+}
+
+std::optional<std::int64_t> read_jobs(const std::optional<std::string>& text, const char* what) {
+  const auto jobs = optional_count(text, "--jobs");
   if (jobs && *jobs > kMaxJobs)
     throw InputError(fmt::format("--jobs = {}: at most {} {} run at once", *jobs, kMaxJobs, what));
   return jobs;
 }
 
+std::optional<std::int64_t> read_jobs(const po::variables_map& vm, const char* what) {
+  return read_jobs(vm.count("jobs") ? std::optional(vm["jobs"].as<std::string>()) : std::nullopt,
+                   what);
+}
+
+JobOptionTexts job_option_texts(const po::variables_map& vm) {
+  const auto text = [&](const char* flag) {
+    return vm.count(flag) ? std::optional(vm[flag].as<std::string>()) : std::nullopt;
+  };
+  JobOptionTexts t;
+  t.num_csx = text("num-csx");
+  t.batch_size = text("batch-size");
+  t.micro_batch_size = text("micro-batch-size");
+  t.platform = text("platform");
+  t.mode = text("mode");
+  t.steps = text("steps");
+  t.tokens = text("tokens");
+  t.sim_steps = text("sim-steps");
+  t.max_explore = text("max-explore");
+  t.compile_only = vm.count("compile-only") > 0;
+  if (vm.count("platform-override"))
+    t.platform_overrides = vm["platform-override"].as<std::vector<std::string>>();
+  return t;
+}
+
 app::Overrides read_overrides(const po::variables_map& vm, bool grid) {
+  return read_overrides(job_option_texts(vm), grid);
+}
+
+app::Overrides read_overrides(const JobOptionTexts& t, bool grid) {
   app::Overrides o;
   if (!grid) {
-    o.num_csx = optional_count(vm, "num-csx");
-    o.batch_size = optional_count(vm, "batch-size");
+    o.num_csx = optional_count(t.num_csx, "--num-csx");
+    o.batch_size = optional_count(t.batch_size, "--batch-size");
   }
-  if (vm.count("micro-batch-size"))
-    o.micro_batch_size =
-        batching::parse_mbs_setting(vm["micro-batch-size"].as<std::string>(), "--micro-batch-size");
-  if (vm.count("platform")) o.platform = vm["platform"].as<std::string>();
-  if (vm.count("mode")) o.mode = io::parse_mode(vm["mode"].as<std::string>(), "--mode");
-  o.compile_only = vm.count("compile-only") > 0;
-  o.training_steps = optional_count(vm, "steps");
-  o.max_explore = optional_count(vm, "max-explore");
-  if (vm.count("tokens")) {
+  if (t.micro_batch_size)
+    o.micro_batch_size = batching::parse_mbs_setting(*t.micro_batch_size, "--micro-batch-size");
+  o.platform = t.platform;
+  if (t.mode) o.mode = io::parse_mode(*t.mode, "--mode");
+  o.compile_only = t.compile_only;
+  o.training_steps = optional_count(t.steps, "--steps");
+  o.max_explore = optional_count(t.max_explore, "--max-explore");
+  if (t.tokens) {
     if (o.training_steps)
       throw InputError("--steps and --tokens both set the training length: pass one");
-    o.tokens = parse_amount(vm["tokens"].as<std::string>(), "--tokens");
+    o.tokens = parse_amount(*t.tokens, "--tokens");
   }
-  if (vm.count("sim-steps")) {
+  if (t.sim_steps) {
     // A whole number of any sign goes to make_job's range check (2 to 100), which names it.
-    o.simulated_steps = parse_whole(vm["sim-steps"].as<std::string>(), "--sim-steps");
+    o.simulated_steps = parse_whole(*t.sim_steps, "--sim-steps");
   }
-  if (vm.count("platform-override"))
-    for (const auto& kv : vm["platform-override"].as<std::vector<std::string>>()) {
-      const auto eq = kv.find('=');
-      if (eq == std::string::npos)
-        throw InputError(fmt::format("--platform-override {}: expected KEY=VALUE", kv));
-      o.platform_overrides.emplace_back(kv.substr(0, eq), kv.substr(eq + 1));
-    }
+  for (const auto& kv : t.platform_overrides) {
+    const auto eq = kv.find('=');
+    if (eq == std::string::npos)
+      throw InputError(fmt::format("--platform-override {}: expected KEY=VALUE", kv));
+    o.platform_overrides.emplace_back(kv.substr(0, eq), kv.substr(eq + 1));
+  }
   return o;
 }
 
@@ -105,10 +139,9 @@ void write_trace(io::OutputFiles& out, const std::string& path, const app::Job& 
 }
 
 // --trace-systems LIST: indices 1 to num_csx - 1 (csx-0 is always shown), ascending, once each.
-std::vector<std::int64_t> read_trace_systems(const po::variables_map& vm, std::int64_t num_csx) {
-  const auto text = vm["trace-systems"].as<std::string>();
-  if (!vm.count("trace"))
-    throw InputError(fmt::format("--trace-systems = {}: needs --trace", text));
+std::vector<std::int64_t> read_trace_systems(const std::string& text, bool trace,
+                                             std::int64_t num_csx) {
+  if (!trace) throw InputError(fmt::format("--trace-systems = {}: needs --trace", text));
   auto systems = io::parse_value_list(text, "--trace-systems");
   for (const auto s : systems)
     if (s >= num_csx)
@@ -120,11 +153,88 @@ std::vector<std::int64_t> read_trace_systems(const po::variables_map& vm, std::i
   return systems;
 }
 
+RunResult execute_run(const RunRequest& q) {
+  RunResult run;
+  run.overrides = read_overrides(q.options);
+  const auto& overrides = run.overrides;
+  if (overrides.platform && overrides.platform->find(',') != std::string::npos)
+    throw InputError(fmt::format(
+        "--platform {}: run takes one platform; sweep and plan take a list", *overrides.platform));
+  const auto scenario =
+      io::load_scenario(q.scenario_file, data_dir(), optional_count(q.seq_len, "--seq-len"));
+  print_warnings(scenario);
+  run.job = app::make_job(scenario, overrides, data_dir());
+  auto& job = run.job;
+  job.simulation_processes = static_cast<int>(read_jobs(q.jobs, "simulations").value_or(0));
+  const bool want_trace = !q.trace.empty();
+  job.record_trace = want_trace;
+  if (q.trace_systems)
+    job.trace_systems = read_trace_systems(*q.trace_systems, want_trace, job.num_csx);
+  if (q.trace_max_events && !want_trace)
+    throw InputError("--trace-max-events bounds --trace; without it it does nothing");
+  (void)optional_count(q.trace_max_events, "--trace-max-events");
+  // Now that the model and platform files are known, none of them may be overwritten either.
+  auto inputs = model_files(scenario.model);
+  inputs.insert(inputs.end(), {q.scenario_file, job.platform.source});
+  if (!q.csv.empty() && q.csv != io::kStandardOutput) io::check_output_path(q.csv, "--csv", inputs);
+  if (want_trace) io::check_output_path(q.trace, "--trace", inputs);
+  if (!q.json.empty() && q.json != io::kStandardOutput)
+    io::check_output_path(q.json, "--json", inputs);
+  run.results = app::run_job(job);
+  // A setting moved to a supported value is said on standard error, also with --quiet.
+  for (const auto& r : run.results)
+    if (!r.notice.empty())
+      fmt::print(stderr, "notice: {} pass: {}\n", model::to_string(r.context.pass), r.notice);
+  return run;
+}
+
+void print_run(std::FILE* out, const RunResult& run) {
+  print_job_header(out, run.job);
+  for (const auto& r : run.results) print_pass(out, run.job, r);
+}
+
+void write_run_outputs(const RunRequest& q, const RunResult& run) {
+  const auto& results = run.results;
+  const auto& job = run.job;
+  io::OutputFiles files;
+  if (!q.csv.empty()) files.stage(q.csv, run_csv_text(results));
+  if (!q.json.empty())
+    stage_results_json(files, q.json, run_inputs(q.scenario_file, job, run.overrides),
+                       run_csv_text(results));
+  const std::int64_t max_events =
+      optional_count(q.trace_max_events, "--trace-max-events").value_or(kTraceMaxEvents);
+  if (!q.trace.empty() && results.front().outcome.chosen) {
+    const auto& r = results.front();
+    const auto events = r.outcome.rows[*r.outcome.chosen].sim.trace.size();
+    if (static_cast<std::int64_t>(events) > max_events)
+      throw InputError(fmt::format(
+          "--trace {}: the chosen candidate's timeline has {} events, more than "
+          "--trace-max-events {} (about {:.0f} MB; trace viewers load a few hundred MB at most); "
+          "nothing written. Trace fewer steps (--sim-steps), a larger micro_batch_size or fewer "
+          "systems, or raise --trace-max-events",
+          q.trace, events, max_events, static_cast<double>(events) * kTraceEventBytes / 1e6));
+    write_trace(files, q.trace, job, r);
+  }
+  files.commit();
+}
+
+std::string run_infeasible(const RunRequest& q, const RunResult& run) {
+  for (const auto& r : run.results)
+    if (!r.outcome.chosen)
+      return fmt::format(
+          "{}: no micro_batch_size fits for {} (batch_size {}, num_csx {}, micro_batch_size {}): "
+          "{}",
+          q.scenario_file, model::to_string(r.context.pass), r.context.batch_size,
+          r.context.num_csx, r.context.requested_micro_batch_size,
+          r.outcome.rows.empty() ? "" : r.outcome.rows.back().reason);
+  return "";
+}
+
 int run_command(const Args& args) {
   po::options_description desc("run options");
-  std::string scenario_file;
+  RunRequest q;
   // clang-format off
-  desc.add_options()("scenario", po::value(&scenario_file)->required(),
+  desc.add_options()("scenario", po::value(&q.scenario_file)->required(),
                      "scenario or Model Zoo params file");
   // clang-format on
   add_job_options(desc);
@@ -148,67 +258,23 @@ int run_command(const Args& args) {
   pos.add("scenario", 1);
   const auto vm = parse_options(args, "csxsim run SCENARIO [options]", desc, &pos);
   if (!vm) return 0;
-  auto out = output_paths(*vm, {"csv", "trace", "json"}, {scenario_file});
-  const std::string &csv = out["csv"], &trace = out["trace"], &json = out["json"];
-  const bool want_csv = !csv.empty(), want_trace = !trace.empty();
-  const auto overrides = read_overrides(*vm);
-  if (overrides.platform && overrides.platform->find(',') != std::string::npos)
-    throw InputError(fmt::format(
-        "--platform {}: run takes one platform; sweep and plan take a list", *overrides.platform));
-  const auto scenario =
-      io::load_scenario(scenario_file, data_dir(), optional_count(*vm, "seq-len"));
-  print_warnings(scenario);
-  app::Job job = app::make_job(scenario, overrides, data_dir());
-  job.simulation_processes = static_cast<int>(read_jobs(*vm, "simulations").value_or(0));
-  job.record_trace = want_trace;
-  if (vm->count("trace-systems")) job.trace_systems = read_trace_systems(*vm, job.num_csx);
-  if (vm->count("trace-max-events") && !want_trace)
-    throw InputError("--trace-max-events bounds --trace; without it it does nothing");
-  const std::int64_t max_events = optional_count(*vm, "trace-max-events").value_or(kTraceMaxEvents);
-  // Now that the model and platform files are known, none of them may be overwritten either.
-  auto inputs = model_files(scenario.model);
-  inputs.insert(inputs.end(), {scenario_file, job.platform.source});
-  if (want_csv && csv != io::kStandardOutput) io::check_output_path(csv, "--csv", inputs);
-  if (want_trace) io::check_output_path(trace, "--trace", inputs);
-  if (!json.empty() && json != io::kStandardOutput) io::check_output_path(json, "--json", inputs);
-  const auto results = app::run_job(job);
-
-  // A setting moved to a supported value is said on standard error, also with --quiet.
-  for (const auto& r : results)
-    if (!r.notice.empty())
-      fmt::print(stderr, "notice: {} pass: {}\n", model::to_string(r.context.pass), r.notice);
+  auto out = output_paths(*vm, {"csv", "trace", "json"}, {q.scenario_file});
+  q.csv = out["csv"];
+  q.trace = out["trace"];
+  q.json = out["json"];
+  q.options = job_option_texts(*vm);
+  const auto text = [&](const char* flag) {
+    return vm->count(flag) ? std::optional((*vm)[flag].as<std::string>()) : std::nullopt;
+  };
+  q.seq_len = text("seq-len");
+  q.jobs = text("jobs");
+  q.trace_systems = text("trace-systems");
+  q.trace_max_events = text("trace-max-events");
+  const auto run = execute_run(q);
   // With --csv - or --json -, standard output carries the data alone.
-  const bool quiet = vm->count("quiet") > 0 || data_on_stdout(*vm);
-  if (!quiet) {
-    print_job_header(stdout, job);
-    for (const auto& r : results) print_pass(stdout, job, r);
-  }
-  io::OutputFiles files;
-  if (want_csv) files.stage(csv, run_csv_text(results));
-  if (!json.empty())
-    stage_results_json(files, json, run_inputs(scenario_file, job, overrides),
-                       run_csv_text(results));
-  if (want_trace && results.front().outcome.chosen) {
-    const auto& r = results.front();
-    const auto events = r.outcome.rows[*r.outcome.chosen].sim.trace.size();
-    if (static_cast<std::int64_t>(events) > max_events)
-      throw InputError(fmt::format(
-          "--trace {}: the chosen candidate's timeline has {} events, more than "
-          "--trace-max-events {} (about {:.0f} MB; trace viewers load a few hundred MB at most); "
-          "nothing written. Trace fewer steps (--sim-steps), a larger micro_batch_size or fewer "
-          "systems, or raise --trace-max-events",
-          trace, events, max_events, static_cast<double>(events) * kTraceEventBytes / 1e6));
-    write_trace(files, trace, job, r);
-  }
-  files.commit();
-  for (const auto& r : results)
-    if (!r.outcome.chosen)
-      throw InfeasibleError(fmt::format(
-          "{}: no micro_batch_size fits for {} (batch_size {}, num_csx {}, micro_batch_size {}): "
-          "{}",
-          scenario_file, model::to_string(r.context.pass), r.context.batch_size, r.context.num_csx,
-          r.context.requested_micro_batch_size,
-          r.outcome.rows.empty() ? "" : r.outcome.rows.back().reason));
+  if (vm->count("quiet") == 0 && !data_on_stdout(*vm)) print_run(stdout, run);
+  write_run_outputs(q, run);
+  if (const auto why = run_infeasible(q, run); !why.empty()) throw InfeasibleError(why);
   return 0;
 }
 

@@ -16,6 +16,7 @@
 #include "cli/commands.hpp"
 #include "cli/job_options.hpp"
 #include "cli/platform_set.hpp"
+#include "cli/requests.hpp"
 #include "cli/results_output.hpp"
 #include "common/errors.hpp"
 #include "common/output_lock.hpp"
@@ -104,63 +105,71 @@ void print_resumed(const std::string& csv, std::size_t kept) {
 }
 
 // The options given that decide a sweep's rows, as app::grid_identity takes them: name and
-// value text (a repeated option's values joined by \x1f), in the options' order.
-std::vector<std::pair<std::string, std::string>> given_options(const po::variables_map& vm) {
-  std::vector<std::pair<std::string, std::string>> given;
-  for (const auto& [name, value] : vm) {
-    if (value.defaulted()) continue;
-    std::string text;
-    if (const auto* s = boost::any_cast<std::string>(&value.value()))
-      text = *s;
-    else if (const auto* v = boost::any_cast<std::vector<std::string>>(&value.value()))
-      text = fmt::format("{}", fmt::join(*v, "\x1f"));
-    given.emplace_back(name, std::move(text));
-  }
-  return given;
+// value text (a repeated option's values joined by \x1f; a switch's text is empty), in the
+// options' alphabetical order.
+std::vector<std::pair<std::string, std::string>> given_options(const SweepRequest& q) {
+  std::map<std::string, std::string> given;
+  const auto& o = q.options;
+  const auto put = [&](const char* name, const std::optional<std::string>& v) {
+    if (v) given[name] = *v;
+  };
+  put("micro-batch-size", o.micro_batch_size);
+  put("platform", o.platform);
+  put("mode", o.mode);
+  put("steps", o.steps);
+  put("tokens", o.tokens);
+  put("sim-steps", o.sim_steps);
+  put("max-explore", o.max_explore);
+  put("seq-len", q.seq_len);
+  if (o.compile_only) given["compile-only"] = "";
+  if (!o.platform_overrides.empty())
+    given["platform-override"] = fmt::format("{}", fmt::join(o.platform_overrides, "\x1f"));
+  if (!q.variants.empty()) given["variant"] = fmt::format("{}", fmt::join(q.variants, "\x1f"));
+  return {given.begin(), given.end()};
 }
 
 // --check-only: what a run of this command line would refuse, refused the same way, with
 // nothing simulated or written. A sharded grid's N shards are each checked for a point no rule
 // refuses (a shard with none writes no rows, which merge reads as missing); with --resume, an
 // existing --csv is checked to be of this shard. Prints the grid's size (unless quiet).
-int check_only(const po::variables_map& vm, const app::GridRequest& grid, const std::string& csv) {
+void check_only(std::FILE* out, const SweepRequest& q, const app::GridRequest& grid) {
+  const std::string& csv = q.csv;
   SkipNotes refused;
   auto check = app::check_shards(
       grid, [&](const PointKey& key, const std::string& why) { refused.note(key, why); });
   refused.finish();
   auto& mine = check.mine;
-  if (vm.count("resume") && std::filesystem::exists(csv)) {
+  if (q.resume && std::filesystem::exists(csv)) {
     const auto kept = app::resume(csv, mine);
     print_resumed(csv, kept.points.size());
   }
   const auto [shard, shards] = grid.shard;
-  if (!vm.count("quiet"))
-    fmt::print(
-        "sweep: check only: {} grid points ({} refused by a rule){}; {} -> {}; nothing "
-        "simulated or written\n",
-        check.to_run + refused.count(), refused.count(),
-        shards > 1 ? fmt::format(" in {} shards", shards) : "",
-        shards > 1 ? fmt::format("shard {}/{} runs {}", shard, shards, mine.size())
-                   : fmt::format("{} to run", mine.size()),
-        csv == io::kStandardOutput ? "standard output" : csv);
-  return 0;
+  if (!q.quiet)
+    fmt::print(out,
+               "sweep: check only: {} grid points ({} refused by a rule){}; {} -> {}; nothing "
+               "simulated or written\n",
+               check.to_run + refused.count(), refused.count(),
+               shards > 1 ? fmt::format(" in {} shards", shards) : "",
+               shards > 1 ? fmt::format("shard {}/{} runs {}", shard, shards, mine.size())
+                          : fmt::format("{} to run", mine.size()),
+               csv == io::kStandardOutput ? "standard output" : csv);
 }
 
 // The chosen row of each point, one line each, and the totals.
-void print_summary(const SweepTable& table, std::size_t run_now, std::size_t kept,
+void print_summary(std::FILE* out, const SweepTable& table, std::size_t run_now, std::size_t kept,
                    std::size_t refused, double elapsed_s, const std::string& csv) {
   const auto col = [](const char* name) { return io::csv_column(name); };
   const std::size_t chosen = col("chosen"), mbs = col("micro_batch_size"),
                     step = col("step_time_s"), sps = col("samples_per_s"), mfu = col("mfu"),
                     bound = col("bound"), ttt = col("time_to_train_s"), mode = col("mode");
-  fmt::print("{:<16} {:>8} {:>10} {:>6} {:>8} {:>12} {:>12} {:>7} {:>14}  {}\n", "platform",
+  fmt::print(out, "{:<16} {:>8} {:>10} {:>6} {:>8} {:>12} {:>12} {:>7} {:>14}  {}\n", "platform",
              "num_csx", "batch_size", "mode", "MBS", "step_time_s", "samples/s", "MFU",
              "time_to_train", "bound");
   std::set<std::pair<PointKey, std::string>> with_choice;
   table.for_each_row([&](const PointKey& key, const std::vector<std::string>& f) {
     if (f[chosen] != "true") return true;
     with_choice.emplace(key, f[mode]);
-    fmt::print("{:<16} {:>8} {:>10} {:>6} {:>8} {:>12.4f} {:>12.2f} {:>6.1f}% {:>14}  {}\n",
+    fmt::print(out, "{:<16} {:>8} {:>10} {:>6} {:>8} {:>12.4f} {:>12.2f} {:>6.1f}% {:>14}  {}\n",
                key.platform, key.num_csx, key.batch_size, f[mode], f[mbs], std::stod(f[step]),
                std::stod(f[sps]), 100 * std::stod(f[mfu]),
                f[ttt].empty() ? "-" : human_duration(std::stod(f[ttt])), f[bound]);
@@ -168,28 +177,120 @@ void print_summary(const SweepTable& table, std::size_t run_now, std::size_t kep
   });
   table.for_each_row([&](const PointKey& key, const std::vector<std::string>& f) {
     if (with_choice.emplace(key, f[mode]).second)
-      fmt::print("{:<16} {:>8} {:>10} {:>6} {:>8}  nothing fits\n", key.platform, key.num_csx,
+      fmt::print(out, "{:<16} {:>8} {:>10} {:>6} {:>8}  nothing fits\n", key.platform, key.num_csx,
                  key.batch_size, f[mode], "-");
     return true;
   });
-  fmt::print("sweep: {} points ({} run now, {} kept from before, {} refused) in {:.1f} s -> {}\n",
+  fmt::print(out,
+             "sweep: {} points ({} run now, {} kept from before, {} refused) in {:.1f} s -> {}\n",
              table.points.size(), run_now, kept, refused, elapsed_s, csv);
 }
 
 }  // namespace
 
+SweepOutcome execute_sweep(const SweepRequest& q, std::FILE* out) {
+  if (!q.options.num_csx || !q.options.batch_size)
+    throw InputError(
+        "sweep needs --num-csx LIST and --batch-size LIST (e.g. 1:16:x2 and "
+        "264,528)");
+  const std::string& csv = q.csv;
+  // --csv is the checkpoint --resume reads; standard output gets the rows once, at the end.
+  const bool csv_to_stdout = csv == io::kStandardOutput;
+  if (csv_to_stdout && q.resume)
+    throw InputError(
+        "--csv - with --resume: --resume keeps the points of an existing --csv file, and "
+        "standard output is none; name a file");
+  const auto num_csx = io::parse_value_list(*q.options.num_csx, "--num-csx");
+  const auto batches = io::parse_value_list(*q.options.batch_size, "--batch-size");
+  const std::int64_t jobs = read_jobs(q.jobs, "grid points").value_or(1);
+  const auto shard =
+      q.shard ? io::parse_shard(*q.shard) : std::pair<std::int64_t, std::int64_t>{0, 1};
+  const app::Overrides base = read_overrides(q.options, true);
+  const auto scenario =
+      io::load_scenario(q.scenario_file, data_dir(), optional_count(q.seq_len, "--seq-len"));
+  print_warnings(scenario);
+  for (const auto& [path, flag] : {std::pair{q.csv, "--csv"}, std::pair{q.json, "--json"}})
+    if (!path.empty() && path != io::kStandardOutput)
+      io::check_output_path(path, flag, model_files(scenario.model));
+  auto setups = app::platform_setups(base, q.variants, scenario.platform, data_dir());
+  if (const auto fixed_steps = app::fixed_steps_across_batches(base, scenario, batches.size()))
+    fmt::print(stderr,
+               "note: time_to_train_s is for {} steps at every batch size, so the points train "
+               "different numbers of samples; pass --tokens to compare one token budget\n",
+               *fixed_steps);
+
+  const app::GridRequest grid{
+      scenario,
+      std::move(setups),
+      num_csx,
+      batches,
+      shard,
+      app::grid_identity(q.scenario_file, given_options(q), num_csx, batches, shard.second),
+      app::processes_per_point(jobs),
+      data_dir()};
+  SweepOutcome s;
+  if (q.check_only) {
+    check_only(out, q, grid);
+    s.checked_only = true;
+    return s;
+  }
+  SkipNotes refused;
+  const auto note = [&](const PointKey& key, const std::string& why) { refused.note(key, why); };
+  auto pending = app::grid_jobs(grid, note);
+  if (!csv_to_stdout) s.csv_lock = std::make_shared<OutputLock>(csv, "--csv");
+  SweepTable& table = s.table;
+  if (q.resume && std::filesystem::exists(csv)) {
+    table = app::resume(csv, pending);
+    print_resumed(csv, table.points.size());
+  }
+  s.kept = table.points.size();
+  s.total = pending.size() + s.kept;
+  Progress progress(s.total, s.kept, isatty(STDERR_FILENO) && !q.quiet);
+  install_handlers();
+  const std::string failure =
+      app::run_points(pending, jobs, csv, table,
+                      {[&](std::size_t done, const PointKey& last) { progress.update(done, last); },
+                       note, [] { return g_signal != 0; }});
+  progress.finish();
+  refused.finish();
+  // --csv is the sweep's checkpoint: written as points finish and on an interruption, so that
+  // --resume can go on (docs/sweeps.md#sweeps); the finished sweep's CSV, JSON and summary land
+  // together.
+  if ((!failure.empty() || g_signal != 0) && !csv_to_stdout)
+    io::write_file_atomically(csv, table.render());
+  if (!failure.empty()) throw std::runtime_error(failure);
+  s.signal = g_signal;
+  s.refused = refused.count();
+  s.elapsed_s = progress.elapsed_s();
+  s.inputs = sweep_inputs(q.scenario_file, scenario, base, num_csx, batches, shard);
+  if (!q.variants.empty()) s.inputs["variants"] = q.variants;
+  return s;
+}
+
+void print_sweep_summary(std::FILE* out, const SweepOutcome& s, const std::string& csv) {
+  print_summary(out, s.table, s.table.points.size() - s.kept, s.kept, s.refused, s.elapsed_s, csv);
+}
+
+std::string sweep_infeasible(const SweepOutcome& s, const std::string& csv) {
+  // Exit 1, as run does, when no grid point has a candidate that fits.
+  if (!s.table.points.empty() && !app::any_chosen(s.table))
+    return fmt::format("{}: nothing fits at any grid point (the rows say why)",
+                       csv == io::kStandardOutput ? "the sweep" : csv);
+  return "";
+}
+
 int sweep_command(const Args& args) {
   po::options_description desc("sweep options");
-  std::string scenario_file, csv, num_list, batch_list;
+  SweepRequest q;
   // clang-format off
-  desc.add_options()("scenario", po::value(&scenario_file)->required(),
+  desc.add_options()("scenario", po::value(&q.scenario_file)->required(),
                      "scenario or Model Zoo params file");
   // clang-format on
   add_job_options(desc, true);
   add_platform_set_options(desc);
   // clang-format off
   desc.add_options()
-      ("csv", po::value(&csv)->required(),
+      ("csv", po::value(&q.csv)->required(),
        "output CSV (rows sorted by platform, num_csx, batch_size); - for standard output, "
        "written at the end, with no summary and no --resume")
       ("json", po::value<std::string>(),
@@ -213,95 +314,40 @@ int sweep_command(const Args& args) {
     throw InputError(
         "sweep needs --num-csx LIST and --batch-size LIST (e.g. 1:16:x2 and "
         "264,528)");
-  const std::string json = output_paths(*vm, {"csv", "json"}, {scenario_file})["json"];
-  // --csv is the checkpoint --resume reads; standard output gets the rows once, at the end.
-  const bool csv_to_stdout = csv == io::kStandardOutput;
-  if (csv_to_stdout && vm->count("resume"))
-    throw InputError(
-        "--csv - with --resume: --resume keeps the points of an existing --csv file, and "
-        "standard output is none; name a file");
-  const auto num_csx = io::parse_value_list((*vm)["num-csx"].as<std::string>(), "--num-csx");
-  const auto batches = io::parse_value_list((*vm)["batch-size"].as<std::string>(), "--batch-size");
-  const std::int64_t jobs = read_jobs(*vm, "grid points").value_or(1);
-  const auto shard = vm->count("shard") ? io::parse_shard((*vm)["shard"].as<std::string>())
-                                        : std::pair<std::int64_t, std::int64_t>{0, 1};
-  const app::Overrides base = read_overrides(*vm, true);
-  const auto scenario =
-      io::load_scenario(scenario_file, data_dir(), optional_count(*vm, "seq-len"));
-  print_warnings(scenario);
-  check_outputs_against_model(*vm, {"csv", "json"}, scenario);
-  auto setups = expand_platforms(*vm, base, scenario.platform, data_dir());
-  if (const auto fixed_steps = app::fixed_steps_across_batches(base, scenario, batches.size()))
-    fmt::print(stderr,
-               "note: time_to_train_s is for {} steps at every batch size, so the points train "
-               "different numbers of samples; pass --tokens to compare one token budget\n",
-               *fixed_steps);
-
-  const app::GridRequest grid{
-      scenario,
-      std::move(setups),
-      num_csx,
-      batches,
-      shard,
-      app::grid_identity(scenario_file, given_options(*vm), num_csx, batches, shard.second),
-      app::processes_per_point(jobs),
-      data_dir()};
-  if (vm->count("check-only")) return check_only(*vm, grid, csv);
-  SkipNotes refused;
-  const auto note = [&](const PointKey& key, const std::string& why) { refused.note(key, why); };
-  auto pending = app::grid_jobs(grid, note);
-  std::optional<OutputLock> lock;  // held until the CSV is final
-  if (!csv_to_stdout) lock.emplace(csv, "--csv");
-  SweepTable table;
-  if (vm->count("resume") && std::filesystem::exists(csv)) {
-    table = app::resume(csv, pending);
-    print_resumed(csv, table.points.size());
-  }
-  const std::size_t kept = table.points.size(), total = pending.size() + kept;
+  q.json = output_paths(*vm, {"csv", "json"}, {q.scenario_file})["json"];
+  q.options = job_option_texts(*vm);
+  const auto text = [&](const char* flag) {
+    return vm->count(flag) ? std::optional((*vm)[flag].as<std::string>()) : std::nullopt;
+  };
+  q.seq_len = text("seq-len");
+  q.jobs = text("jobs");
+  q.shard = text("shard");
+  if (vm->count("variant")) q.variants = (*vm)["variant"].as<std::vector<std::string>>();
+  q.resume = vm->count("resume") > 0;
+  q.check_only = vm->count("check-only") > 0;
   // With --csv - or --json -, standard output carries the data alone: no summary.
-  const bool quiet = vm->count("quiet") > 0 || data_on_stdout(*vm);
-  Progress progress(total, kept, isatty(STDERR_FILENO) && !quiet);
-  install_handlers();
-  const std::string failure =
-      app::run_points(pending, jobs, csv, table,
-                      {[&](std::size_t done, const PointKey& last) { progress.update(done, last); },
-                       note, [] { return g_signal != 0; }});
-  progress.finish();
-  refused.finish();
-  // --csv is the sweep's checkpoint: written as points finish and on an interruption, so that
-  // --resume can go on (docs/sweeps.md#sweeps); the finished sweep's CSV, JSON and summary land
-  // together.
-  if ((!failure.empty() || g_signal != 0) && !csv_to_stdout)
-    io::write_file_atomically(csv, table.render());
-  if (!failure.empty()) throw std::runtime_error(failure);
-  if (g_signal != 0) {
-    if (csv_to_stdout)
+  q.quiet = vm->count("quiet") > 0 || (data_on_stdout(*vm) && !q.check_only);
+  const auto s = execute_sweep(q, stdout);
+  if (s.checked_only) return 0;
+  if (s.signal != 0) {
+    if (q.csv == io::kStandardOutput)
       fmt::print(stderr,
                  "csxsim: interrupted: {} of {} points finished; --csv - writes nothing before "
                  "the end\n",
-                 table.points.size(), total);
+                 s.table.points.size(), s.total);
     else
       fmt::print(stderr,
                  "csxsim: interrupted: {} of {} points finished and kept in {}; run again with "
                  "--resume to finish\n",
-                 table.points.size(), total, csv);
-    return 128 + g_signal;
+                 s.table.points.size(), s.total, q.csv);
+    return 128 + s.signal;
   }
   io::OutputFiles files;
-  files.stage(csv, table.render());
-  if (!json.empty()) {
-    auto inputs = sweep_inputs(scenario_file, scenario, base, num_csx, batches, shard);
-    if (vm->count("variant")) inputs["variants"] = (*vm)["variant"].as<std::vector<std::string>>();
-    stage_results_json(files, json, inputs, table.render());
-  }
-  if (!quiet)
-    print_summary(table, table.points.size() - kept, kept, refused.count(), progress.elapsed_s(),
-                  csv);
+  files.stage(q.csv, s.table.render());
+  if (!q.json.empty()) stage_results_json(files, q.json, s.inputs, s.table.render());
+  if (!q.quiet) print_sweep_summary(stdout, s, q.csv);
   files.commit();
-  // Exit 1, as run does, when no grid point has a candidate that fits.
-  if (!table.points.empty() && !app::any_chosen(table))
-    throw InfeasibleError(fmt::format("{}: nothing fits at any grid point (the rows say why)",
-                                      csv == io::kStandardOutput ? "the sweep" : csv));
+  if (const auto why = sweep_infeasible(s, q.csv); !why.empty()) throw InfeasibleError(why);
   return 0;
 }
 

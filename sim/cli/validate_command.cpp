@@ -10,7 +10,9 @@
 #include "app/validation.hpp"
 #include "cli/commands.hpp"
 #include "cli/options.hpp"
+#include "cli/requests.hpp"
 #include "cli/results_output.hpp"
+#include "cli/text_sink.hpp"
 #include "common/did_you_mean.hpp"
 #include "common/errors.hpp"
 #include "input/platform_loader.hpp"
@@ -26,11 +28,13 @@ using app::Entry;
 // Checks measured runs; prints a table and returns CSV rows. For input-bound runs the simulated
 // (compute-bound) rate must be at least the measured one; `inconsistent` counts those that are
 // not.
-std::string check_measurements(const std::vector<Entry>& entries, const std::string& group,
-                               const app::ValidationSetup& setup, int* inconsistent = nullptr) {
+std::string check_measurements(std::FILE* out, const std::vector<Entry>& entries,
+                               const std::string& group, const app::ValidationSetup& setup,
+                               int* inconsistent = nullptr) {
   if (entries.empty()) return "";
-  fmt::print("{}\n{:<18} {:<5} {:>3} {:>6} {:>5} {:>11} {:>12} {:>8}  {:<16} {}\n", group, "entry",
-             "plat", "N", "batch", "MBS", "measured/s", "simulated/s", "error", "release", "bound");
+  fmt::print(out, "{}\n{:<18} {:<5} {:>3} {:>6} {:>5} {:>11} {:>12} {:>8}  {:<16} {}\n", group,
+             "entry", "plat", "N", "batch", "MBS", "measured/s", "simulated/s", "error", "release",
+             "bound");
   std::string rows;
   app::ErrorSummary errs;
   for (const auto& e : entries) {
@@ -38,14 +42,15 @@ std::string check_measurements(const std::vector<Entry>& entries, const std::str
     const auto& c = check.chosen;
     const double err = check.error_pct;
     errs.add(err, e.name);
-    fmt::print("{:<18} {:<5} {:>3} {:>6} {:>5} {:>11.2f} {:>12.2f} {:>+7.1f}%  {:<16} {}\n", e.name,
-               e.platform, e.num_csx, e.batch_size, c.micro_batch_size, e.samples_per_s,
+    fmt::print(out, "{:<18} {:<5} {:>3} {:>6} {:>5} {:>11.2f} {:>12.2f} {:>+7.1f}%  {:<16} {}\n",
+               e.name, e.platform, e.num_csx, e.batch_size, c.micro_batch_size, e.samples_per_s,
                c.samples_per_s, err, e.release, c.sim.bound);
-    if (!e.unexplained.empty()) fmt::print("  not explained by the model: {}\n", e.unexplained);
+    if (!e.unexplained.empty())
+      fmt::print(out, "  not explained by the model: {}\n", e.unexplained);
     if (inconsistent) {
       const bool holds = check.at_least_measured;
       *inconsistent += holds ? 0 : 1;
-      fmt::print("  {}: {}\n",
+      fmt::print(out, "  {}: {}\n",
                  holds ? "consistent (simulated compute rate >= measured)"
                        : "INCONSISTENT: the simulated compute rate is below the "
                          "measured input-bound rate",
@@ -59,32 +64,35 @@ std::string check_measurements(const std::vector<Entry>& entries, const std::str
                         io::csv_field(c.sim.bound), io::csv_field(e.release));
   }
   if (inconsistent)
-    fmt::print(
-        "not in the MAPE: the measured rates are the input pipeline's, which csxsim does "
-        "not model\n\n");
+    fmt::print(out,
+               "not in the MAPE: the measured rates are the input pipeline's, which csxsim does "
+               "not model\n\n");
   else
-    fmt::print("MAPE {:.1f}% over {} entries; largest error {:+.1f}% ({})\n\n", errs.mape(), errs.n,
-               errs.worst, errs.worst_name);
+    fmt::print(out, "MAPE {:.1f}% over {} entries; largest error {:+.1f}% ({})\n\n", errs.mape(),
+               errs.n, errs.worst, errs.worst_name);
   return rows;
 }
 
 // What the real `auto` chose: returns the number of mismatches.
-int check_decisions(const std::vector<Entry>& entries, const app::ValidationSetup& setup) {
+int check_decisions(std::FILE* out, const std::vector<Entry>& entries,
+                    const app::ValidationSetup& setup) {
   int mismatches = 0;
   for (const auto& e : entries) {
     const auto c = app::check_decision(e, setup);
     mismatches += c.matches ? 0 : 1;
-    fmt::print(
-        "auto decision {}: {} (expected {}, simulated {} of per-system batch {}; evaluated "
-        "{}; the real stack tried {})\n  {}\n",
-        e.name, c.matches ? "matches" : "DOES NOT MATCH", e.expected, c.chosen, c.per_system_batch,
-        fmt::join(c.evaluated, ", "), fmt::join(e.tried, ", "), c.decision);
+    fmt::print(out,
+               "auto decision {}: {} (expected {}, simulated {} of per-system batch {}; evaluated "
+               "{}; the real stack tried {})\n  {}\n",
+               e.name, c.matches ? "matches" : "DOES NOT MATCH", e.expected, c.chosen,
+               c.per_system_batch, fmt::join(c.evaluated, ", "), fmt::join(e.tried, ", "),
+               c.decision);
   }
   return mismatches;
 }
 
 // Micro-batch sizes that compiled must fit: returns the number that do not.
-int check_memory(const std::vector<Entry>& facts, const app::ValidationSetup& setup) {
+int check_memory(std::FILE* out, const std::vector<Entry>& facts,
+                 const app::ValidationSetup& setup) {
   int failed = 0, skipped = 0, fitted = 0;
   for (const auto& e : facts) {
     const auto c = app::check_memory_fact(e, setup);
@@ -95,27 +103,29 @@ int check_memory(const std::vector<Entry>& facts, const app::ValidationSetup& se
     const auto& m = c.memory;
     if (m.fits) {
       ++fitted;
-      fmt::print("memory fact {}: fits on {} (headroom {:.2f} GB; {})\n", e.name, e.platform,
+      fmt::print(out, "memory fact {}: fits on {} (headroom {:.2f} GB; {})\n", e.name, e.platform,
                  std::max(0.0, m.headroom_bytes) / 1e9, m.activation_plan);
     } else {
       ++failed;
-      fmt::print("memory fact {}: DOES NOT FIT on {}: {}\n", e.name, e.platform, m.reason);
+      fmt::print(out, "memory fact {}: DOES NOT FIT on {}: {}\n", e.name, e.platform, m.reason);
     }
   }
   if (!facts.empty())
-    fmt::print("memory facts: {} of {} fit{}\n\n", fitted, fitted + failed,
+    fmt::print(out, "memory facts: {} of {} fit{}\n\n", fitted, fitted + failed,
                skipped ? fmt::format(" ({} skipped: model file absent)", skipped) : "");
   return failed;
 }
 
 // Where the preferred MBS ranks among all candidates (explore, compile-only).
-void check_preferences(const std::vector<Entry>& entries, const app::ValidationSetup& setup) {
+void check_preferences(std::FILE* out, const std::vector<Entry>& entries,
+                       const app::ValidationSetup& setup) {
   for (const auto& e : entries) {
     const auto c = app::check_preference(e, setup);
     if (!c.rank)
-      fmt::print("preference {}: MBS {} is not a fitting candidate\n", e.name, e.preferred);
+      fmt::print(out, "preference {}: MBS {} is not a fitting candidate\n", e.name, e.preferred);
     else
-      fmt::print("preference {}: MBS {} ranks {} of {} ({:.1f}% slower than the fastest, {})\n",
+      fmt::print(out,
+                 "preference {}: MBS {} ranks {} of {} ({:.1f}% slower than the fastest, {})\n",
                  e.name, e.preferred, *c.rank, c.candidates, c.slower_pct, c.fastest);
   }
 }
@@ -130,20 +140,19 @@ app::Selection selection(const po::variables_map& vm) {
 }
 
 // What --json records as the inputs of a validation.
-nlohmann::ordered_json validate_inputs(const std::string& reference, const po::variables_map& vm,
+nlohmann::ordered_json validate_inputs(const ValidateRequest& q, const std::string& reference,
                                        const app::Overrides& base) {
   nlohmann::ordered_json j;
   j["command"] = "validate";
   j["reference"] = reference;
   auto& po = j["platform_overrides"] = nlohmann::ordered_json::array();
   for (const auto& [key, value] : base.platform_overrides) po.push_back(key + "=" + value);
-  const auto text_or_null = [&](const char* flag) {
-    return vm.count(flag) ? nlohmann::ordered_json(vm[flag].as<std::string>())
-                          : nlohmann::ordered_json(nullptr);
+  const auto text_or_null = [](const std::optional<std::string>& v) {
+    return v ? nlohmann::ordered_json(*v) : nlohmann::ordered_json(nullptr);
   };
-  j["only_platform"] = text_or_null("only-platform");
-  j["only"] = text_or_null("only");
-  j["measurements_only"] = vm.count("measurements-only") > 0;
+  j["only_platform"] = text_or_null(q.only_platform);
+  j["only"] = text_or_null(q.only);
+  j["measurements_only"] = q.measurements_only;
   return j;
 }
 
@@ -151,8 +160,7 @@ nlohmann::ordered_json validate_inputs(const std::string& reference, const po::v
 
 int validate_command(const Args& args) {
   po::options_description desc("validate options");
-  std::string reference =
-      (fs::path(data_dir()) / "platforms/calibration/measurements.yaml").string();
+  std::string reference = default_reference();
   // clang-format off
   desc.add_options()
       ("reference", po::value(&reference), "reference file (default platforms/calibration/measurements.yaml)")
@@ -198,21 +206,44 @@ int validate_command(const Args& args) {
     return 0;
   }
   auto out = output_paths(*vm, {"csv", "json"}, {reference});
-  const std::string &csv = out["csv"], &json = out["json"];
-  const bool want_csv = !csv.empty();
-  app::Overrides base;
+  ValidateRequest q;
+  q.reference = reference;
   if (vm->count("platform-override"))
-    for (const auto& kv : (*vm)["platform-override"].as<std::vector<std::string>>()) {
-      const auto eq = kv.find('=');
-      if (eq == std::string::npos)
-        throw InputError(fmt::format("--platform-override {}: expected KEY=VALUE", kv));
-      base.platform_overrides.emplace_back(kv.substr(0, eq), kv.substr(eq + 1));
-    }
-  const app::ValidationSetup setup{reference, base, data_dir()};
-  auto lists = app::read_reference(setup, selection(*vm));
+    q.platform_overrides = (*vm)["platform-override"].as<std::vector<std::string>>();
+  const auto sel = selection(*vm);
+  q.only = sel.only;
+  q.only_platform = sel.only_platform;
+  q.measurements_only = sel.measurements_only;
+  q.csv = out["csv"];
+  q.json = out["json"];
   // With --csv - or --json -, standard output carries the data alone: the report goes nowhere.
-  std::optional<SilencedStdout> silenced;
-  if (data_on_stdout(*vm)) silenced.emplace();
+  std::optional<TextSink> discarded;
+  if (data_on_stdout(*vm)) discarded.emplace();
+  const auto v = execute_validate(q, discarded ? discarded->file() : stdout);
+  write_validate_outputs(q, v);
+  if (v.failed > 0) {
+    fmt::print(stderr, "csxsim validate: {} check{} failed\n", v.failed, v.failed == 1 ? "" : "s");
+    return 1;
+  }
+  return 0;
+}
+
+std::string default_reference() {
+  return (fs::path(data_dir()) / "platforms/calibration/measurements.yaml").string();
+}
+
+ValidateOutcome execute_validate(const ValidateRequest& q, std::FILE* out) {
+  const std::string reference = q.reference.value_or(default_reference());
+  app::Overrides base;
+  for (const auto& kv : q.platform_overrides) {
+    const auto eq = kv.find('=');
+    if (eq == std::string::npos)
+      throw InputError(fmt::format("--platform-override {}: expected KEY=VALUE", kv));
+    base.platform_overrides.emplace_back(kv.substr(0, eq), kv.substr(eq + 1));
+  }
+  const app::ValidationSetup setup{reference, base, data_dir()};
+  auto lists =
+      app::read_reference(setup, app::Selection{q.only, q.only_platform, q.measurements_only});
   // Unknown override keys fail here, before anything is printed.
   for (const auto& name : {"cs2", "cs3"}) {
     auto p = platform::load_platform(name, data_dir());
@@ -222,36 +253,38 @@ int validate_command(const Args& args) {
     std::string list;
     for (const auto& [key, value] : base.platform_overrides)
       list += fmt::format("{}{}={}", list.empty() ? "" : ", ", key, value);
-    fmt::print("platform overrides in effect: {}\n\n", list);
+    fmt::print(out, "platform overrides in effect: {}\n\n", list);
   }
-  std::string text =
+  ValidateOutcome v;
+  std::string& text = v.csv;
+  text =
       "name,group,model,family,platform,num_csx,batch_size,micro_batch_size,measured_samples_per_s,"
       "simulated_samples_per_s,error_pct,bound,release\n";
-  text += check_measurements(lists["measurements"], "current releases (fitted; in-sample error)",
-                             setup);
+  text += check_measurements(out, lists["measurements"],
+                             "current releases (fitted; in-sample error)", setup);
   int input_inconsistent = 0;
-  text += check_measurements(lists["input_bound_measurements"],
+  text += check_measurements(out, lists["input_bound_measurements"],
                              "input-bound runs (not fitted; the simulated compute rate must be at "
                              "least the measured one)",
                              setup, &input_inconsistent);
-  text += check_measurements(lists["older_measurements"], "older releases (not fitted)", setup);
-  const int mismatches = check_decisions(lists["auto_decisions"], setup);
+  text +=
+      check_measurements(out, lists["older_measurements"], "older releases (not fitted)", setup);
+  const int mismatches = check_decisions(out, lists["auto_decisions"], setup);
   if (!lists["auto_decisions"].empty())
-    fmt::print("auto decisions: {} of {} match\n\n", lists["auto_decisions"].size() - mismatches,
-               lists["auto_decisions"].size());
-  const int unfit = check_memory(lists["memory_facts"], setup);
-  check_preferences(lists["preferences"], setup);
+    fmt::print(out, "auto decisions: {} of {} match\n\n",
+               lists["auto_decisions"].size() - mismatches, lists["auto_decisions"].size());
+  const int unfit = check_memory(out, lists["memory_facts"], setup);
+  check_preferences(out, lists["preferences"], setup);
+  v.inputs = validate_inputs(q, reference, base);
+  v.failed = mismatches + unfit + input_inconsistent;
+  return v;
+}
+
+void write_validate_outputs(const ValidateRequest& q, const ValidateOutcome& v) {
   io::OutputFiles files;
-  if (want_csv) files.stage(csv, text);
-  if (!json.empty()) stage_results_json(files, json, validate_inputs(reference, *vm, base), text);
-  silenced.reset();
+  if (!q.csv.empty()) files.stage(q.csv, v.csv);
+  if (!q.json.empty()) stage_results_json(files, q.json, v.inputs, v.csv);
   files.commit();
-  const int failed = mismatches + unfit + input_inconsistent;
-  if (failed > 0) {
-    fmt::print(stderr, "csxsim validate: {} check{} failed\n", failed, failed == 1 ? "" : "s");
-    return 1;
-  }
-  return 0;
 }
 
 }  // namespace csx::cli

@@ -1,67 +1,48 @@
-// The compiled part of the Python module csxsim: runs one of the CLI's commands in-process,
-// with the CLI's arguments, and maps its errors to Python exceptions carrying the CLI's
-// message. The records are read from the files the command writes (csxsim/__init__.py).
+// The compiled part of the Python module csxsim (docs/python.md#python): run, sweep, plan,
+// validate, candidates and describe as the requests of cli/requests.hpp, built from the keyword
+// arguments (the flags' values as text, read and refused by the CLI's own code), executed in
+// this process through the application layer (app::make_job / run_job, app::plan_clusters, the
+// sweep grid, app/validation.hpp). The records come from the result structs (the CSV row
+// code's values), the text is what the CLI's printing functions write into an in-memory
+// stream. No file descriptor is redirected and no file is written but those asked for (a
+// sweep's csv=, run's trace=, an interrupted sweep's finished points).
+//
+// One call at a time: a module-level mutex is held for each call (the GIL released while it
+// runs), so calls from several threads run one after the other, each with its own text.
 #include <fmt/format.h>
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
 #include <unistd.h>
 #include <yaml-cpp/exceptions.h>
-#include <boost/program_options/errors.hpp>
 #include <csignal>
-#include <cstdio>
-#include <functional>
-#include <map>
+#include <cstdlib>
+#include <filesystem>
+#include <mutex>
+#include <nlohmann/json.hpp>
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <utility>
 #include <vector>
 
-#include "cli/commands.hpp"
+#include "cli/job_options.hpp"
+#include "cli/requests.hpp"
+#include "cli/results_output.hpp"
+#include "cli/text_sink.hpp"
 #include "common/errors.hpp"
+#include "report/atomic_file.hpp"
+#include "report/csv_reader.hpp"
+#include "report/results_csv.hpp"
+#include "report/results_json.hpp"
 
 namespace py = pybind11;
+using Json = nlohmann::ordered_json;
 
 namespace {
 
-// Sends the process's standard output (file descriptor 1) to a temporary file until text()
-// or destruction; the commands print their tables with fmt::print.
-class StdoutCapture {
- public:
-  StdoutCapture() : file_(std::tmpfile()) {
-    if (!file_) throw std::runtime_error("cannot create a temporary file for the output");
-    std::fflush(stdout);
-    saved_ = ::dup(STDOUT_FILENO);
-    if (saved_ < 0 || ::dup2(::fileno(file_), STDOUT_FILENO) < 0) {
-      std::fclose(file_);
-      throw std::runtime_error("cannot redirect standard output");
-    }
-  }
-  StdoutCapture(const StdoutCapture&) = delete;
-  StdoutCapture& operator=(const StdoutCapture&) = delete;
-  ~StdoutCapture() {
-    restore();
-    std::fclose(file_);
-  }
-  [[nodiscard]] std::string text() {
-    restore();
-    std::string out;
-    std::rewind(file_);
-    char buf[65536];
-    for (std::size_t n; (n = std::fread(buf, 1, sizeof buf, file_)) > 0;) out.append(buf, n);
-    return out;
-  }
-
- private:
-  void restore() {
-    if (saved_ < 0) return;
-    std::fflush(stdout);
-    ::dup2(saved_, STDOUT_FILENO);
-    ::close(saved_);
-    saved_ = -1;
-  }
-  std::FILE* file_;
-  int saved_ = -1;
-};
+// Held for each call: the commands share process-wide state (sweep's signal handlers and
+// flag, forked simulation workers, the standard streams' notes).
+std::mutex g_call;
 
 // Puts back the interpreter's SIGINT and SIGTERM handlers (sweep installs its own).
 class SignalGuard {
@@ -82,41 +63,270 @@ class SignalGuard {
   struct sigaction term_ {};
 };
 
-using Command = std::function<int(const csx::cli::Args&)>;
+// A call's result before it becomes Python objects (built without the GIL).
+struct Output {
+  std::vector<std::string> columns;
+  std::vector<std::vector<std::string>> rows;  // unquoted fields, one per column
+  std::string csv;                             // the text --csv writes
+  Json inputs;                                 // the --json inputs
+  std::string text;                            // what the CLI prints on standard output
+  int status = 0;                              // the CLI's exit status
+  std::string infeasible;                      // InfeasibleError's message, when nothing fits
+  std::string interrupted;                     // a sweep stopped by a signal: why, and where
+  Json object;                                 // candidates and describe
+};
 
-const std::map<std::string, Command>& commands() {
-  static const std::map<std::string, Command> table{
-      {"run", csx::cli::run_command},           {"sweep", csx::cli::sweep_command},
-      {"validate", csx::cli::validate_command}, {"candidates", csx::cli::candidates_command},
-      {"describe", csx::cli::describe_command}, {"plan", csx::cli::plan_command},
-  };
-  return table;
-}
-
-// `csxsim NAME ARGS...` in this process: (exit status, what it printed on stdout). Errors are
-// thrown as the CLI's main() words them: csx::InputError for bad options and YAML.
-std::pair<int, std::string> run_command(const std::string& name,
-                                        const std::vector<std::string>& args) {
-  const auto it = commands().find(name);
-  if (it == commands().end()) throw std::invalid_argument("unknown csxsim command " + name);
+// Runs `work` with the GIL released and the call mutex held.
+template <typename F>
+Output locked(F&& work) {
   py::gil_scoped_release release;
-  SignalGuard signals;
-  StdoutCapture capture;
-  int status = 0;
+  const std::lock_guard<std::mutex> lock(g_call);
+  const SignalGuard signals;
   try {
-    status = it->second(args);
-  } catch (const boost::program_options::error& e) {
-    throw csx::InputError(fmt::format("{} (csxsim {} --help lists the options)", e.what(), name));
+    return work();
   } catch (const YAML::Exception& e) {
     throw csx::InputError(e.what());
   }
-  return {status, capture.text()};
+}
+
+// Rows of a results CSV text (header first) into `out`.
+void rows_of(const std::string& csv_text, Output& out) {
+  auto rows = csx::io::parse_csv(csv_text, "the results");
+  if (!rows.empty()) {
+    out.columns = std::move(rows.front());
+    rows.erase(rows.begin());
+  }
+  out.rows = std::move(rows);
+  out.csv = csv_text;
+}
+
+py::object to_python(const Json& j) {
+  switch (j.type()) {
+    case Json::value_t::null:
+      return py::none();
+    case Json::value_t::boolean:
+      return py::bool_(j.get<bool>());
+    case Json::value_t::number_integer:
+      return py::int_(j.get<std::int64_t>());
+    case Json::value_t::number_unsigned:
+      return py::int_(j.get<std::uint64_t>());
+    case Json::value_t::number_float:
+      return py::float_(j.get<double>());
+    case Json::value_t::string:
+      return py::str(j.get_ref<const std::string&>());
+    case Json::value_t::array: {
+      py::list list;
+      for (const auto& v : j) list.append(to_python(v));
+      return list;
+    }
+    case Json::value_t::object: {
+      py::dict dict;
+      for (const auto& [k, v] : j.items()) dict[py::str(k)] = to_python(v);
+      return dict;
+    }
+    default:
+      throw std::logic_error("a JSON value of no Python type");
+  }
+}
+
+// {"columns", "units", "records", "inputs", "csv", "text", "status", "infeasible",
+// "interrupted"}: the records typed per column as --json types them (io::typed_value).
+py::dict to_python(const Output& out) {
+  py::dict d;
+  py::list columns, records;
+  py::dict units;
+  for (const auto& c : out.columns) {
+    columns.append(c);
+    units[py::str(c)] = csx::io::column_unit(c);
+  }
+  for (const auto& row : out.rows) {
+    py::dict record;
+    for (std::size_t i = 0; i < out.columns.size() && i < row.size(); ++i)
+      record[py::str(out.columns[i])] = to_python(csx::io::typed_value(out.columns[i], row[i]));
+    records.append(std::move(record));
+  }
+  d["columns"] = columns;
+  d["units"] = units;
+  d["records"] = records;
+  d["inputs"] = to_python(out.inputs);
+  d["csv"] = out.csv;
+  d["text"] = out.text;
+  d["status"] = out.status;
+  d["infeasible"] = out.infeasible;
+  d["interrupted"] = out.interrupted;
+  return d;
+}
+
+// The request's fields from the keyword arguments csxsim/__init__.py passes: text, or None.
+std::optional<std::string> text(const py::dict& d, const char* key) {
+  if (!d.contains(key) || d[key].is_none()) return std::nullopt;
+  return d[key].cast<std::string>();
+}
+std::vector<std::string> texts(const py::dict& d, const char* key) {
+  if (!d.contains(key) || d[key].is_none()) return {};
+  return d[key].cast<std::vector<std::string>>();
+}
+bool flag(const py::dict& d, const char* key) {
+  return d.contains(key) && d[key].cast<bool>();
+}
+
+csx::cli::JobOptionTexts job_options(const py::dict& d) {
+  csx::cli::JobOptionTexts t;
+  t.num_csx = text(d, "num_csx");
+  t.batch_size = text(d, "batch_size");
+  t.micro_batch_size = text(d, "micro_batch_size");
+  t.platform = text(d, "platform");
+  t.mode = text(d, "mode");
+  t.steps = text(d, "steps");
+  t.tokens = text(d, "tokens");
+  t.sim_steps = text(d, "sim_steps");
+  t.max_explore = text(d, "max_explore");
+  t.compile_only = flag(d, "compile_only");
+  t.platform_overrides = texts(d, "platform_override");
+  return t;
+}
+
+py::dict run(const std::string& scenario, const py::dict& kw) {
+  csx::cli::RunRequest q;
+  q.scenario_file = scenario;
+  q.options = job_options(kw);
+  q.seq_len = text(kw, "seq_len");
+  q.jobs = text(kw, "jobs");
+  q.trace = text(kw, "trace").value_or("");
+  if (!q.trace.empty()) csx::io::check_output_path(q.trace, "--trace", {scenario});
+  return to_python(locked([&] {
+    const auto r = csx::cli::execute_run(q);
+    Output out;
+    csx::cli::TextSink sink;
+    csx::cli::print_run(sink.file(), r);
+    out.text = sink.text();
+    if (!q.trace.empty()) csx::cli::write_run_outputs(q, r);  // the trace file
+    out.columns = csx::io::csv_columns();
+    for (const auto& p : r.results)
+      for (const auto& row : p.outcome.rows)
+        out.rows.push_back(csx::io::csv_values(p.context, row));
+    out.csv = csx::cli::run_csv_text(r.results);
+    out.inputs = csx::cli::run_inputs(q.scenario_file, r.job, r.overrides);
+    out.infeasible = csx::cli::run_infeasible(q, r);
+    return out;
+  }));
+}
+
+// An interrupted sweep without csv=: its finished points go to a new file in the temporary
+// folder, named in the KeyboardInterrupt, so that sweep(csv=PATH, resume=True) can finish.
+std::string keep_finished_points(const std::string& rows) {
+  namespace fs = std::filesystem;
+  std::string path = (fs::temp_directory_path() / "csxsim-sweep-XXXXXX.csv").string();
+  const int fd = ::mkstemps(path.data(), 4);
+  if (fd < 0) throw std::runtime_error("cannot create a file for the interrupted sweep's points");
+  ::close(fd);
+  csx::io::write_file_atomically(path, rows);
+  return path;
+}
+
+py::dict sweep(const std::string& scenario, const py::dict& kw) {
+  csx::cli::SweepRequest q;
+  q.scenario_file = scenario;
+  q.options = job_options(kw);
+  q.seq_len = text(kw, "seq_len");
+  q.jobs = text(kw, "jobs");
+  q.shard = text(kw, "shard");
+  q.variants = texts(kw, "variant");
+  const auto csv = text(kw, "csv");
+  if (csv) {
+    csx::io::check_output_path(*csv, "--csv", {scenario});
+    q.csv = *csv;
+  }
+  q.resume = flag(kw, "resume");
+  return to_python(locked([&] {
+    const auto s = csx::cli::execute_sweep(q, stderr);
+    Output out;
+    rows_of(s.table.render(), out);
+    out.inputs = s.inputs;
+    if (s.signal != 0) {
+      out.status = 128 + s.signal;
+      out.interrupted =
+          csv ? fmt::format("the finished points are kept in {}; call again with resume=True", *csv)
+              : fmt::format(
+                    "the finished points are kept in {0}; call again with csv='{0}', "
+                    "resume=True to finish",
+                    keep_finished_points(s.table.render()));
+      return out;
+    }
+    if (csv) csx::io::write_file_atomically(*csv, out.csv);  // the finished sweep's CSV
+    csx::cli::TextSink sink;
+    csx::cli::print_sweep_summary(sink.file(), s, csv.value_or("Result.csv"));
+    out.text = sink.text();
+    out.infeasible = csx::cli::sweep_infeasible(s, csv.value_or("the sweep"));
+    return out;
+  }));
+}
+
+py::dict plan(const std::string& model, const py::dict& kw) {
+  csx::cli::PlanRequest q;
+  q.model = model;
+  q.options = job_options(kw);
+  q.deadline = text(kw, "deadline");
+  q.max_num_csx = text(kw, "max_num_csx");
+  q.seq_len = text(kw, "seq_len");
+  q.jobs = text(kw, "jobs");
+  q.variants = texts(kw, "variant");
+  return to_python(locked([&] {
+    const auto p = csx::cli::execute_plan(q, csx::cli::plan_model_path(q));
+    Output out;
+    csx::cli::TextSink sink;
+    csx::cli::print_plan(sink.file(), sink.file(), p);
+    out.text = sink.text();
+    rows_of(p.result.rows.render(), out);
+    out.inputs = p.inputs;
+    out.infeasible = csx::cli::plan_infeasible(p);
+    return out;
+  }));
+}
+
+py::dict validate(const py::dict& kw) {
+  csx::cli::ValidateRequest q;
+  q.reference = text(kw, "reference");
+  q.platform_overrides = texts(kw, "platform_override");
+  q.only = text(kw, "only");
+  q.only_platform = text(kw, "only_platform");
+  q.measurements_only = flag(kw, "measurements_only");
+  return to_python(locked([&] {
+    csx::cli::TextSink sink;
+    const auto v = csx::cli::execute_validate(q, sink.file());
+    Output out;
+    out.text = sink.text();
+    rows_of(v.csv, out);
+    out.inputs = v.inputs;
+    out.status = v.failed > 0 ? 1 : 0;
+    return out;
+  }));
+}
+
+py::object candidates(const std::string& batch_size, const std::string& num_csx,
+                      const std::string& micro_batch_size) {
+  const auto out = locked([&] {
+    Output o;
+    o.object = csx::cli::candidates_json(batch_size, num_csx, micro_batch_size);
+    return o;
+  });
+  return to_python(out.object);
+}
+
+py::object describe(const std::string& model, const std::string& platform,
+                    const std::optional<std::string>& seq_len) {
+  const auto out = locked([&] {
+    Output o;
+    o.object = csx::cli::describe_json(model, platform, seq_len);
+    return o;
+  });
+  return to_python(out.object);
 }
 
 }  // namespace
 
 PYBIND11_MODULE(_csxsim, m) {
-  m.doc() = "csxsim's commands, run in-process (use the csxsim package, not this module)";
+  m.doc() = "csxsim's requests, run in-process (use the csxsim package, not this module)";
   static py::exception<csx::InputError> input_error(m, "InputError", PyExc_ValueError);
   static py::exception<csx::InfeasibleError> infeasible_error(m, "InfeasibleError",
                                                               PyExc_RuntimeError);
@@ -129,7 +339,16 @@ PYBIND11_MODULE(_csxsim, m) {
       infeasible_error(e.what());
     }
   });
-  m.def("command", &run_command, py::arg("name"), py::arg("args"),
-        "Runs `csxsim NAME ARGS...` in-process; returns (exit status, standard output). Raises "
-        "InputError (bad input, status 2) or InfeasibleError (nothing fits, status 1).");
+  const char* returns =
+      "Returns a dict: columns, units, records, inputs, csv, text, status, infeasible (the "
+      "InfeasibleError message, empty when something fits), interrupted (a sweep stopped by a "
+      "signal). Raises InputError for bad input.";
+  m.def("run", &run, py::arg("scenario"), py::arg("options"), returns);
+  m.def("sweep", &sweep, py::arg("scenario"), py::arg("options"), returns);
+  m.def("plan", &plan, py::arg("model"), py::arg("options"), returns);
+  m.def("validate", &validate, py::arg("options"), returns);
+  m.def("candidates", &candidates, py::arg("batch_size"), py::arg("num_csx"),
+        py::arg("micro_batch_size"), "The dict `csxsim candidates --json` prints.");
+  m.def("describe", &describe, py::arg("model"), py::arg("platform"), py::arg("seq_len"),
+        "The dict `csxsim describe --json` prints.");
 }

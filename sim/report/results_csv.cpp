@@ -87,21 +87,21 @@ std::string csv_field(const std::string& s) {
   return q + "\"";
 }
 
-std::string csv_row(const RowContext& ctx, const search::CandidateResult& c) {
-  std::vector<std::string> f{csv_field(ctx.model),
-                             csv_field(ctx.platform),
-                             csv_field(ctx.overrides),
+std::vector<std::string> csv_values(const RowContext& ctx, const search::CandidateResult& c) {
+  std::vector<std::string> f{ctx.model,
+                             ctx.platform,
+                             ctx.overrides,
                              model::to_string(ctx.pass),
                              std::to_string(ctx.num_csx),
                              std::to_string(ctx.batch_size),
                              std::to_string(ctx.per_system_batch_size),
                              std::to_string(ctx.seq_len),
                              std::to_string(ctx.batch_size * ctx.seq_len),
-                             csv_field(ctx.requested_micro_batch_size),
+                             ctx.requested_micro_batch_size,
                              std::to_string(c.micro_batch_size),
                              std::to_string(c.num_microbatches),
                              c.fits ? "true" : "false",
-                             csv_field(c.reason),
+                             c.reason,
                              c.chosen ? "true" : "false"};
   const auto timing = [&](double v) { return c.simulated ? csv_number(v) : std::string(); };
   const auto share = [&](double busy_s) { return timing(busy_s / c.sim.step_time_s); };
@@ -114,7 +114,7 @@ std::string csv_row(const RowContext& ctx, const search::CandidateResult& c) {
     f.push_back(timing(v));
   f.push_back(timing(c.tokens_per_s));
   f.push_back(timing(c.mfu));
-  f.push_back(c.simulated ? csv_field(c.sim.bound) : std::string());
+  f.push_back(c.simulated ? c.sim.bound : std::string());
   f.push_back(share(c.sim.compute_time_s));
   f.push_back(share(c.sim.csx_io_busy_s));
   f.push_back(share(swarmx));
@@ -132,13 +132,19 @@ std::string csv_row(const RowContext& ctx, const search::CandidateResult& c) {
         c.memory.workspace_bytes, c.memory.total_bytes, c.memory.capacity_bytes})
     f.push_back(csv_number(v));
   f.push_back(c.fits ? csv_number(c.memory.recompute_passes) : std::string());
-  f.push_back(csv_field(c.memory.activation_plan));
+  f.push_back(c.memory.activation_plan);
   const bool training = ctx.training_steps && ctx.pass == model::Pass::kTrain;
   f.push_back(training ? std::to_string(*ctx.training_steps) : std::string());
   const auto ttt = search::time_to_train(ctx.training_steps, ctx.pass, c);
   f.push_back(ttt ? csv_number(ttt->seconds) : std::string());
   f.push_back(ctx.shard);
   f.push_back(ctx.grid);
+  return f;
+}
+
+std::string csv_row(const RowContext& ctx, const search::CandidateResult& c) {
+  auto f = csv_values(ctx, c);
+  for (auto& v : f) v = csv_field(v);
   return fmt::format("{}\n", fmt::join(f, ","));
 }
 

@@ -30,6 +30,9 @@ struct RowContext {
 // run, sweep and plan write the same columns (docs/cli.md#csv).
 [[nodiscard]] const std::vector<std::string>& csv_columns();
 [[nodiscard]] std::string csv_header();
+// One row's values, one per column, unquoted (csv_row quotes them: csv_field).
+[[nodiscard]] std::vector<std::string> csv_values(const RowContext& ctx,
+                                                  const search::CandidateResult& c);
 [[nodiscard]] std::string csv_row(const RowContext& ctx, const search::CandidateResult& c);
 // Index of a column of csv_columns(); throws std::out_of_range for an unknown name.
 [[nodiscard]] std::size_t csv_column(const std::string& name);

@@ -38,7 +38,7 @@ ALLOWED = {
             "report"},
     "cli": {"common", "batching", "model", "platform", "plan", "engine", "search", "input",
             "report", "app"},
-    # The Python module sits beside the CLI, on top: it calls the CLI's commands.
+    # The Python module sits beside the CLI, on top: it runs the CLI's requests (cli/requests.hpp).
     "python": {"common", "batching", "model", "platform", "plan", "engine", "search", "input",
                "report", "app", "cli"},
 }

@@ -1,15 +1,15 @@
-"""csxsim from Python (docs/python.md#python): the CLI's commands, run in-process by the same C++
-code, with the same inputs as its flags. run, sweep and validate return a Result whose records
-are the rows of the CSV the CLI writes, with its column names and units.
+"""csxsim from Python (docs/python.md#python): run, sweep, plan and validate as requests to the
+same C++ code the CLI runs, in this process, with the same inputs as its flags. They return a
+Result whose records hold the values the CLI's CSV holds, with its column names and units.
 
 Errors raise InputError (a ValueError: bad input, the CLI's exit status 2) or InfeasibleError
 (nothing fits, status 1; its .result holds the rows that say why), with the CLI's message.
+Calls from several threads run one at a time (the compiled part holds a lock for each call).
 """
-import json
 import os
-import tempfile
 
-from ._csxsim import InfeasibleError, InputError, command
+from . import _csxsim
+from ._csxsim import InfeasibleError, InputError
 
 __all__ = ["run", "sweep", "plan", "validate", "candidates", "describe", "Result", "InputError",
            "InfeasibleError"]
@@ -24,18 +24,18 @@ class Result:
     units:   {column: unit}, e.g. "s", "bytes", "samples/s", "fraction"; "" for text
     inputs:  what produced the rows (scenario, model, platform, overrides, num_csx, ...)
     csv:     the CSV text, byte for byte what the CLI's --csv writes
-    text:    what the CLI prints on standard output
+    text:    what the CLI prints on standard output (its table and summary)
     status:  the CLI's exit status (validate: 1 when a check failed)
     """
 
-    def __init__(self, csv_text, document, text, status):
-        self.csv = csv_text
-        self.inputs = document["inputs"]
-        self.units = document["units"]
-        self.columns = list(self.units)
-        self.records = document["records"]
-        self.text = text
-        self.status = status
+    def __init__(self, out):
+        self.csv = out["csv"]
+        self.inputs = out["inputs"]
+        self.units = out["units"]
+        self.columns = out["columns"]
+        self.records = out["records"]
+        self.text = out["text"]
+        self.status = out["status"]
 
     @property
     def chosen(self):
@@ -55,10 +55,6 @@ class Result:
 
     def __repr__(self):
         return f"<csxsim.Result: {len(self.records)} records from {self.inputs.get('command')}>"
-
-
-# Options that are bare flags (True sets them); every other option takes a value.
-_SWITCHES = {"compile_only", "measurements_only"}
 
 
 def _text(value, what):
@@ -98,28 +94,20 @@ def _pairs(value, what):
 
 
 def _overrides(value):
-    """platform_override: {"KEY": value} or ["KEY=VALUE", ...] -> repeated flags."""
-    if value is None:
-        return []
-    args = []
-    for kv in _pairs(value, "platform_override"):
-        args += ["--platform-override", kv]
-    return args
+    """platform_override: {"KEY": value} or ["KEY=VALUE", ...] -> ["KEY=VALUE", ...]."""
+    return None if value is None else _pairs(value, "platform_override")
 
 
 def _variants(value):
-    """variant: {"NAME": {"KEY": value}} or ["NAME:KEY=VALUE,..."] -> repeated --variant flags."""
+    """variant: {"NAME": {"KEY": value}} or ["NAME:KEY=VALUE,..."] -> ["NAME:KEY=VALUE,..."]."""
     if value is None:
-        return []
+        return None
     if isinstance(value, dict):
         value = [_text(name, "variant") + ":" + ",".join(_pairs(kv, f"variant[{name!r}]"))
                  for name, kv in value.items()]
     elif not isinstance(value, (list, tuple)):
         raise InputError(f"variant = {value!r}: expected a dict of NAME: {{KEY: value}} or a list")
-    args = []
-    for v in value:
-        args += ["--variant", _text(v, "variant")]
-    return args
+    return [_text(v, "variant") for v in value]
 
 
 def _platforms(value):
@@ -127,66 +115,40 @@ def _platforms(value):
     return _list(value, "platform") if isinstance(value, (list, tuple)) else value
 
 
-def _flags(**options):
-    """Keyword arguments as the CLI's flags: num_csx=4 -> --num-csx 4; switches take True."""
-    args = []
+# Options that are switches (True sets them); every other option takes a value.
+_SWITCHES = {"compile_only", "measurements_only", "resume"}
+
+
+def _request(**options):
+    """Keyword arguments as the request's fields: each value as the flag's text (switches as
+    bool); None leaves an option out."""
+    request = {}
     for key, value in options.items():
         if value is None:
             continue
-        flag = "--" + key.replace("_", "-")
         if key in _SWITCHES:
             if not isinstance(value, bool):
                 raise InputError(f"{key} = {value!r}: expected True or False")
-            args += [flag] if value else []
+            request[key] = value
+        elif key in ("platform_override", "variant"):
+            request[key] = value  # already lists of text
         else:
-            args += [flag, _text(value, key)]
-    return args
+            request[key] = _text(value, key)
+    return request
 
 
-def _run_writing(name, args, csv_path=None):
-    """Runs the command with --csv and --json into a temporary folder (the CSV at csv_path when
-    given, which then stays); returns a Result. A sweep's CSV without csv_path is a temporary
-    file of its own, kept only when the sweep is interrupted (the CLI names it)."""
-    given = csv_path is not None
-    if not given and name == "sweep":
-        fd, csv_path = tempfile.mkstemp(prefix="csxsim-sweep-", suffix=".csv")
-        os.close(fd)
-    interrupted = False
-    try:
-        return _run_into(name, args, csv_path, given)
-    except KeyboardInterrupt:
-        interrupted = True
-        raise
-    finally:
-        if csv_path is not None and not given and not interrupted and os.path.exists(csv_path):
-            os.remove(csv_path)
-
-
-def _run_into(name, args, csv_path, given):
-    with tempfile.TemporaryDirectory(prefix="csxsim-") as tmp:
-        csv_path = csv_path if csv_path is not None else os.path.join(tmp, "out.csv")
-        json_path = os.path.join(tmp, "out.json")
-        full = [*args, "--csv", csv_path, "--json", json_path]
-
-        def result(status, text):
-            with open(csv_path, encoding="utf-8", newline="") as f:
-                csv_text = f.read()
-            with open(json_path, encoding="utf-8") as f:
-                document = json.load(f)
-            return Result(csv_text, document, text, status)
-
-        try:
-            status, text = command(name, full)
-        except InfeasibleError as e:
-            if os.path.exists(csv_path) and os.path.exists(json_path):
-                e.result = result(1, "")
-            raise
-        if status >= 128:  # sweep stopped by SIGINT or SIGTERM
-            where = (f"the finished points are kept in {csv_path}; call again with resume=True"
-                     if given else f"the finished points are kept in {csv_path}; call again with "
-                     f"csv={csv_path!r}, resume=True to finish")
-            raise KeyboardInterrupt(f"csxsim {name} interrupted (status {status}): {where}")
-        return result(status, text)
+def _result(out):
+    """A Result of the compiled part's output; raises InfeasibleError (with .result) or
+    KeyboardInterrupt (an interrupted sweep) as the CLI exits 1 or 128 + signal."""
+    result = Result(out)
+    if out["interrupted"]:
+        raise KeyboardInterrupt(f"csxsim sweep interrupted (status {out['status']}): "
+                                f"{out['interrupted']}")
+    if out["infeasible"]:
+        e = InfeasibleError(out["infeasible"])
+        e.result = result
+        raise e
+    return result
 
 
 def run(scenario, *, num_csx=None, batch_size=None, micro_batch_size=None, platform=None,
@@ -200,13 +162,11 @@ def run(scenario, *, num_csx=None, batch_size=None, micro_batch_size=None, platf
     "cs2" | "cs3" | a file; mode "train" | "eval" | "train_and_eval"; platform_override
     {"KEY": value} or ["[P:]KEY=VALUE"]; trace: a path for the Chrome trace JSON.
     """
-    args = [_text(scenario, "scenario"), *_flags(num_csx=num_csx, batch_size=batch_size,
-                                   micro_batch_size=micro_batch_size, platform=platform,
-                                   mode=mode, compile_only=compile_only, steps=steps,
-                                   tokens=tokens, sim_steps=sim_steps, seq_len=seq_len, jobs=jobs,
-                                   trace=trace),
-            *_overrides(platform_override)]
-    return _run_writing("run", args)
+    request = _request(num_csx=num_csx, batch_size=batch_size, micro_batch_size=micro_batch_size,
+                       platform=platform, mode=mode, compile_only=compile_only, steps=steps,
+                       tokens=tokens, sim_steps=sim_steps, seq_len=seq_len, jobs=jobs, trace=trace,
+                       platform_override=_overrides(platform_override))
+    return _result(_csxsim.run(_text(scenario, "scenario"), request))
 
 
 def sweep(scenario, *, num_csx, batch_size, micro_batch_size=None, platform=None, mode=None,
@@ -223,14 +183,12 @@ def sweep(scenario, *, num_csx, batch_size, micro_batch_size=None, platform=None
     """
     if resume and csv is None:
         raise InputError("resume=True needs csv=PATH: the CSV whose finished points to keep")
-    platform = _platforms(platform)
-    args = [_text(scenario, "scenario"), "--num-csx", _list(num_csx, "num_csx"),
-            "--batch-size", _list(batch_size, "batch_size"),
-            *_flags(micro_batch_size=micro_batch_size, platform=platform, mode=mode,
-                    compile_only=compile_only, steps=steps, tokens=tokens, sim_steps=sim_steps,
-                    seq_len=seq_len, jobs=jobs, shard=shard),
-            *_overrides(platform_override), *_variants(variant), *(["--resume"] if resume else [])]
-    return _run_writing("sweep", args, None if csv is None else _text(csv, "csv"))
+    request = _request(num_csx=_list(num_csx, "num_csx"), batch_size=_list(batch_size, "batch_size"),
+                       micro_batch_size=micro_batch_size, platform=_platforms(platform), mode=mode,
+                       compile_only=compile_only, steps=steps, tokens=tokens, sim_steps=sim_steps,
+                       seq_len=seq_len, jobs=jobs, shard=shard, csv=csv, resume=resume,
+                       platform_override=_overrides(platform_override), variant=_variants(variant))
+    return _result(_csxsim.sweep(_text(scenario, "scenario"), request))
 
 
 def plan(model, *, tokens, deadline=None, num_csx=None, batch_size=None, micro_batch_size=None,
@@ -239,14 +197,13 @@ def plan(model, *, tokens, deadline=None, num_csx=None, batch_size=None, micro_b
     """csxsim plan: the smallest num_csx that trains `tokens` within `deadline` ("7d", "36h"),
     or the time to train on the clusters `num_csx`; returns a Result (every evaluated candidate;
     .text holds the table and the answer lines)."""
-    platform = _platforms(platform)
-    args = [_text(model, "model"), *_flags(tokens=tokens, deadline=deadline,
-                                num_csx=None if num_csx is None else _list(num_csx, "num_csx"),
-                                batch_size=None if batch_size is None else _list(batch_size, "batch_size"),
-                                micro_batch_size=micro_batch_size, platform=platform,
-                                max_num_csx=max_num_csx, seq_len=seq_len, jobs=jobs),
-            *_overrides(platform_override), *_variants(variant)]
-    return _run_writing("plan", args)
+    request = _request(tokens=tokens, deadline=deadline,
+                       num_csx=None if num_csx is None else _list(num_csx, "num_csx"),
+                       batch_size=None if batch_size is None else _list(batch_size, "batch_size"),
+                       micro_batch_size=micro_batch_size, platform=_platforms(platform),
+                       max_num_csx=max_num_csx, seq_len=seq_len, jobs=jobs,
+                       platform_override=_overrides(platform_override), variant=_variants(variant))
+    return _result(_csxsim.plan(_text(model, "model"), request))
 
 
 def validate(*, reference=None, platform_override=None, only_platform=None, only=None,
@@ -255,18 +212,21 @@ def validate(*, reference=None, platform_override=None, only_platform=None, only
     per measured run; .status is 1 when a check failed, .text the CLI's report)."""
     if isinstance(only, (list, tuple)):
         only = ",".join(only)
-    args = [*_flags(reference=reference, only_platform=only_platform, only=only,
-                    measurements_only=measurements_only), *_overrides(platform_override)]
-    return _run_writing("validate", args)
+    request = _request(reference=reference, only_platform=only_platform, only=only,
+                       measurements_only=measurements_only,
+                       platform_override=_overrides(platform_override))
+    return _result(_csxsim.validate(request))
 
 
 def candidates(*, batch_size, num_csx, micro_batch_size=None):
     """csxsim candidates --json: the batching rules alone, as a dict."""
-    args = _flags(batch_size=batch_size, num_csx=num_csx, micro_batch_size=micro_batch_size)
-    return json.loads(command("candidates", [*args, "--json"])[1])
+    return _csxsim.candidates(_text(batch_size, "batch_size"), _text(num_csx, "num_csx"),
+                              "auto" if micro_batch_size is None
+                              else _text(micro_batch_size, "micro_batch_size"))
 
 
 def describe(model, *, platform=None, seq_len=None):
     """csxsim describe --json: a model (file or models/ name) on a platform, as a dict."""
-    args = [_text(model, "model"), *_flags(platform=platform, seq_len=seq_len), "--json"]
-    return json.loads(command("describe", args)[1])
+    return _csxsim.describe(_text(model, "model"),
+                            "cs2" if platform is None else _text(platform, "platform"),
+                            None if seq_len is None else _text(seq_len, "seq_len"))

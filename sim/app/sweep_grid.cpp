@@ -19,12 +19,12 @@
 namespace csx::app {
 namespace {
 
-// One grid point's CSV rows (run in a child of the pool).
+// One grid point's rows (run in a child of the pool), as rows_json sends them.
 std::string point_rows(const Job& job) {
-  std::string text;
+  std::vector<io::Record> rows;
   for (const auto& r : run_job(job))
-    for (const auto& row : r.outcome.rows) text += io::csv_row(r.context, row);
-  return text;
+    for (const auto& row : r.outcome.rows) rows.push_back(io::csv_record(r.context, row));
+  return rows_json(rows);
 }
 
 // Each kept point must hold one row per candidate its search writes (search::candidate_sizes),
@@ -33,8 +33,8 @@ void check_complete(const std::string& csv, const SweepTable& table,
                     const std::map<PointKey, Job>& pending) {
   const auto mode = io::csv_column("mode"), mbs = io::csv_column("micro_batch_size");
   std::map<std::pair<PointKey, std::string>, std::set<std::string>> rows;
-  table.for_each_row([&](const PointKey& key, const std::vector<std::string>& f) {
-    rows[{key, f[mode]}].insert(f[mbs]);
+  table.for_each_row([&](const PointKey& key, const io::Record& f) {
+    rows[{key, io::field_text(f[mode])}].insert(io::field_text(f[mbs]));
     return true;
   });
   for (const auto& [key, text] : table.points) {
@@ -170,14 +170,14 @@ SweepTable resume(const std::string& csv, std::map<PointKey, Job>& pending) {
             fmt::format("{}: holds rows of shard '{}', this is shard '{}'", csv, s, job.shard));
     // Each kept point's training steps (from --steps, --tokens or the file) must be this run's.
     const auto steps = io::csv_column("steps"), mode = io::csv_column("mode");
-    table.for_each_row([&](const PointKey& key, const std::vector<std::string>& f) {
+    table.for_each_row([&](const PointKey& key, const io::Record& f) {
       const auto& want = pending.at(key).training_steps;
-      const std::string expected = want ? std::to_string(*want) : "";
-      if (f[mode] == "train" && f[steps] != expected)
+      const io::Value expected = want ? io::Value(*want) : io::Value();
+      if (f[mode] == io::Value(std::string("train")) && f[steps] != expected)
         throw InputError(
             fmt::format("{}: point {} was run for {} training steps, this sweep asks for {}", csv,
-                        describe(key), f[steps].empty() ? "no" : f[steps],
-                        expected.empty() ? "none" : expected));
+                        describe(key), f[steps] == io::Value() ? "no" : io::field_text(f[steps]),
+                        want ? std::to_string(*want) : "none"));
       return true;
     });
     check_complete(csv, table, pending);
@@ -199,7 +199,7 @@ std::string run_points(const std::map<PointKey, Job>& pending, std::int64_t jobs
       [&](std::size_t i, ChildOutcome c) {
         const auto& key = points[i].first;
         if (c.status == 0) {
-          table.points[key] = std::move(c.output);
+          table.points[key] = rows_from_json(c.output);
         } else if (c.status == 2) {
           events.refused(key, c.output);
         } else if (!events.interrupted()) {
@@ -232,8 +232,8 @@ std::optional<std::int64_t> fixed_steps_across_batches(const Overrides& base,
 bool any_chosen(const SweepTable& table) {
   bool chosen = false;
   const auto column = io::csv_column("chosen");
-  table.for_each_row([&](const PointKey&, const std::vector<std::string>& f) {
-    chosen = f[column] == "true";
+  table.for_each_row([&](const PointKey&, const io::Record& f) {
+    chosen = f[column] == io::Value(true);
     return !chosen;
   });
   return chosen;

@@ -4,12 +4,15 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 #include <algorithm>
+#include <nlohmann/json.hpp>
+#include <stdexcept>
 
 #include "common/errors.hpp"
 #include "common/whole_number.hpp"
 #include "input/value_list.hpp"
 #include "report/csv_reader.hpp"
 #include "report/results_csv.hpp"
+#include "report/results_schema.hpp"
 
 namespace csx::app {
 
@@ -23,10 +26,9 @@ const std::size_t kModel = io::csv_column("model"), kPlatform = io::csv_column("
                   kSeqLen = io::csv_column("seq_len"), kOverrides = io::csv_column("overrides"),
                   kFits = io::csv_column("fits"), kChosen = io::csv_column("chosen");
 
-std::string encode(const std::vector<std::string>& fields) {
-  std::vector<std::string> quoted;
-  for (const auto& f : fields) quoted.push_back(io::csv_field(f));
-  return fmt::format("{}\n", fmt::join(quoted, ","));
+// A field as the CSV writes it ("" for null).
+std::string text(const io::Record& f, std::size_t column) {
+  return io::field_text(f[column]);
 }
 
 }  // namespace
@@ -37,13 +39,47 @@ std::string describe(const PointKey& key) {
 
 std::string SweepTable::render() const {
   std::string out = io::csv_header();
-  for (const auto& [key, rows] : points) out += rows;
+  for (const auto& [key, rows] : points)
+    for (const auto& r : rows) out += io::csv_line(r);
   return out;
+}
+
+std::vector<io::Record> SweepTable::records() const {
+  std::vector<io::Record> out;
+  for (const auto& [key, rows] : points) out.insert(out.end(), rows.begin(), rows.end());
+  return out;
+}
+
+std::string rows_json(const std::vector<io::Record>& rows) {
+  auto j = nlohmann::ordered_json::array();
+  for (const auto& r : rows) {
+    auto values = nlohmann::ordered_json::array();
+    for (const auto& v : r) values.push_back(io::value_json(v));
+    j.push_back(std::move(values));
+  }
+  return j.dump();
+}
+
+std::vector<io::Record> rows_from_json(const std::string& text) {
+  const auto& columns = io::candidate_columns();
+  const auto j = nlohmann::json::parse(text);  // throws nlohmann::json::exception
+  if (!j.is_array()) throw std::invalid_argument("a worker's rows are not a JSON array");
+  std::vector<io::Record> rows;
+  for (const auto& values : j) {
+    if (!values.is_array() || values.size() != columns.size())
+      throw std::invalid_argument("a worker's row has the wrong number of values");
+    io::Record r;
+    for (std::size_t i = 0; i < columns.size(); ++i)
+      r.push_back(io::value_from_json(columns[i], values[i]));
+    rows.push_back(std::move(r));
+  }
+  return rows;
 }
 
 SweepTable read_results_csv(const std::string& path, bool clear_shard) {
   const auto records = io::read_csv_file(path);
   const auto& columns = io::csv_columns();
+  const auto& types = io::candidate_columns();
   if (records.empty() || records.front() != columns)
     throw InputError(
         fmt::format("{}: not a csxsim CSV of this version (the first line must be the header "
@@ -62,6 +98,7 @@ SweepTable read_results_csv(const std::string& path, bool clear_shard) {
     };
     const PointKey key{fields[kPlatform], csx::parse_whole(fields[kNumCsx], where("num_csx"), 1),
                        csx::parse_whole(fields[kBatch], where("batch_size"), 1)};
+    const std::string record_where = fmt::format("{}: record {}", path, n + 1);
     if (!fields[kShard].empty()) try {
         (void)io::parse_shard(fields[kShard]);
       } catch (const InputError& e) {
@@ -77,10 +114,13 @@ SweepTable read_results_csv(const std::string& path, bool clear_shard) {
       fields[kShard].clear();
       fields[kGrid].clear();
     }
-    table.points[key] += encode(fields);
+    io::Record row;
+    for (std::size_t i = 0; i < columns.size(); ++i)
+      row.push_back(io::parse_field(types[i], fields[i], record_where));
     auto& [fits, chosen] = complete[{key, fields[kMode]}];
-    fits = fits || fields[kFits] == "true";
-    chosen = chosen || fields[kChosen] == "true";
+    fits = fits || row[kFits] == io::Value(true);
+    chosen = chosen || row[kChosen] == io::Value(true);
+    table.points[key].push_back(std::move(row));
   }
   // A point whose candidates fit has its chosen row: one without it was cut short.
   for (const auto& [point, flags] : complete)
@@ -137,30 +177,31 @@ void check_shards_complete(const std::set<std::string>& shards, std::size_t empt
 }
 
 void SweepTable::for_each_row(
-    const std::function<bool(const PointKey&, const std::vector<std::string>&)>& f) const {
+    const std::function<bool(const PointKey&, const io::Record&)>& f) const {
   for (const auto& [key, rows] : points)
-    for (const auto& fields : io::parse_csv(rows, "sweep rows"))
-      if (!f(key, fields)) return;
+    for (const auto& r : rows)
+      if (!f(key, r)) return;
 }
 
 void check_identity(const SweepTable& t, SweepIdentity& id, const std::string& path) {
   const auto in = [](const std::vector<std::string>& v, const std::string& x) {
     return std::find(v.begin(), v.end(), x) != v.end();
   };
-  t.for_each_row([&](const PointKey& key, const std::vector<std::string>& f) {
-    if (f[kModel] != id.model || f[kSeqLen] != id.seq_len || !in(id.requested, f[kRequested]) ||
-        (!id.modes.empty() && !in(id.modes, f[kMode])))
+  t.for_each_row([&](const PointKey& key, const io::Record& r) {
+    const auto f = [&](std::size_t column) { return text(r, column); };
+    if (f(kModel) != id.model || f(kSeqLen) != id.seq_len || !in(id.requested, f(kRequested)) ||
+        (!id.modes.empty() && !in(id.modes, f(kMode))))
       throw InputError(fmt::format(
           "{}: point {} is from another sweep (model {}, seq_len {}, mode {}, micro_batch_size "
           "{}; expected {}, {}, {}, {})",
-          path, describe(key), f[kModel], f[kSeqLen], f[kMode], f[kRequested], id.model, id.seq_len,
+          path, describe(key), f(kModel), f(kSeqLen), f(kMode), f(kRequested), id.model, id.seq_len,
           fmt::join(id.modes, " and "), id.requested.empty() ? "" : id.requested.front()));
-    const auto [it, added] = id.overrides.emplace(key.platform, f[kOverrides]);
-    if (it->second != f[kOverrides])
+    const auto [it, added] = id.overrides.emplace(key.platform, f(kOverrides));
+    if (it->second != f(kOverrides))
       throw InputError(fmt::format(
           "{}: point {} has platform overrides '{}' where this sweep (or the other rows of {}) "
           "has '{}': results of different platform settings under one name",
-          path, describe(key), f[kOverrides], key.platform, it->second));
+          path, describe(key), f(kOverrides), key.platform, it->second));
     return true;
   });
 }
@@ -169,14 +210,15 @@ SweepIdentity identity_of(const SweepTable& t) {
   SweepIdentity id;
   if (t.points.empty()) return id;
   const PointKey first = t.points.begin()->first;  // the first point tells the sweep
-  t.for_each_row([&](const PointKey& key, const std::vector<std::string>& f) {
+  t.for_each_row([&](const PointKey& key, const io::Record& r) {
     if (key != first) return false;
-    id.model = f[kModel];
-    id.seq_len = f[kSeqLen];
-    if (std::find(id.requested.begin(), id.requested.end(), f[kRequested]) == id.requested.end())
-      id.requested.push_back(f[kRequested]);
-    if (std::find(id.modes.begin(), id.modes.end(), f[kMode]) == id.modes.end())
-      id.modes.push_back(f[kMode]);
+    id.model = text(r, kModel);
+    id.seq_len = text(r, kSeqLen);
+    const auto requested = text(r, kRequested), mode = text(r, kMode);
+    if (std::find(id.requested.begin(), id.requested.end(), requested) == id.requested.end())
+      id.requested.push_back(requested);
+    if (std::find(id.modes.begin(), id.modes.end(), mode) == id.modes.end())
+      id.modes.push_back(mode);
     return true;
   });
   return id;

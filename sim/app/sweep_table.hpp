@@ -1,6 +1,7 @@
 // The rows of a sweep, grouped by grid point and kept in canonical order, so that a sharded,
-// parallel or resumed sweep writes the same bytes as a plain one. Also reads run, sweep and
-// plan CSVs back (they share one header) for --resume and merge.
+// parallel or resumed sweep writes the same bytes as a plain one. The rows are the candidates
+// table's records (report/results_csv.hpp), typed values. Also reads run, sweep and plan CSVs
+// back (they share one header) for --resume and merge, each field by its column's type.
 #pragma once
 
 #include <compare>
@@ -10,6 +11,8 @@
 #include <set>
 #include <string>
 #include <vector>
+
+#include "report/results_schema.hpp"
 
 namespace csx::app {
 
@@ -24,15 +27,16 @@ struct PointKey {
 [[nodiscard]] std::string describe(const PointKey& key);
 
 struct SweepTable {
-  std::map<PointKey, std::string> points;  // each point's CSV rows, newline-terminated
-  std::set<std::string> shards;            // the shard column's values ("I/N"; "" unsharded)
-  std::set<std::string> grids;             // the grid column's values, empty ones left out
+  std::map<PointKey, std::vector<io::Record>> points;  // each point's rows
+  std::set<std::string> shards;  // the shard column's values ("I/N"; "" unsharded)
+  std::set<std::string> grids;   // the grid column's values, empty ones left out
 
-  // Header plus every point's rows, sorted by (platform, num_csx, batch_size).
+  // The CSV: header plus every point's rows, sorted by (platform, num_csx, batch_size).
   [[nodiscard]] std::string render() const;
-  // Calls f(key, fields) for each row of each point; stops when f returns false.
-  void for_each_row(
-      const std::function<bool(const PointKey&, const std::vector<std::string>&)>& f) const;
+  // Every point's rows, in that order.
+  [[nodiscard]] std::vector<io::Record> records() const;
+  // Calls f(key, record) for each row of each point; stops when f returns false.
+  void for_each_row(const std::function<bool(const PointKey&, const io::Record&)>& f) const;
 };
 
 // What every row of one sweep shares: the model, its sequence length, the requested
@@ -53,9 +57,14 @@ void check_identity(const SweepTable& t, SweepIdentity& id, const std::string& p
 // input must share it).
 [[nodiscard]] SweepIdentity identity_of(const SweepTable& t);
 
-// Reads a csxsim CSV (run, sweep or plan). With `clear_shard`, the shard and grid columns are
-// emptied (a merged table is the unsharded one). Throws InputError naming the file for a wrong
-// header or a malformed row.
+// A point's rows as a worker process sends them (JSON: one array of values per row), and back.
+// rows_from_json throws std::invalid_argument for text that is not such rows.
+[[nodiscard]] std::string rows_json(const std::vector<io::Record>& rows);
+[[nodiscard]] std::vector<io::Record> rows_from_json(const std::string& text);
+
+// Reads a csxsim CSV (run, sweep or plan), each field by its column's type. With
+// `clear_shard`, the shard and grid columns are emptied (a merged table is the unsharded one).
+// Throws InputError naming the file for a wrong header or a malformed row or field.
 [[nodiscard]] SweepTable read_results_csv(const std::string& path, bool clear_shard = false);
 // Adds `part`'s points to `into`; a point already there is an error naming `path` (the same
 // point in two inputs).

@@ -14,6 +14,7 @@
 #include "common/errors.hpp"
 #include "input/value_list.hpp"
 #include "report/atomic_file.hpp"
+#include "report/results_csv.hpp"
 
 namespace csx::cli {
 namespace {
@@ -190,7 +191,9 @@ void print_plan(std::FILE* table, std::FILE* answers, const PlanOutcome& plan) {
 void write_plan_outputs(const PlanRequest& q, const PlanOutcome& plan) {
   io::OutputFiles files;
   if (!q.csv.empty()) files.stage(q.csv, plan.result.rows.render());
-  if (!q.json.empty()) stage_results_json(files, q.json, plan.inputs, plan.result.rows.render());
+  if (!q.json.empty())
+    stage_results_json(files, q.json, plan.inputs, io::candidate_columns(),
+                       plan.result.rows.records());
   files.commit();
 }
 

@@ -16,6 +16,7 @@
 #include "app/sweep_table.hpp"
 #include "cli/job_options.hpp"
 #include "common/output_lock.hpp"
+#include "report/results_schema.hpp"
 
 namespace csx::cli {
 
@@ -140,9 +141,10 @@ struct ValidateRequest {
 };
 
 struct ValidateOutcome {
-  std::string csv;                // the rows (one per measured run), with the header
-  nlohmann::ordered_json inputs;  // the --json inputs
-  int failed = 0;                 // checks that failed (the CLI's exit status 1)
+  std::vector<io::Record> records;  // one per measured run (io::validation_schema)
+  std::string csv;                  // the records' CSV, with the header
+  nlohmann::ordered_json inputs;    // the --json inputs
+  int failed = 0;                   // checks that failed (the CLI's exit status 1)
 };
 
 // platforms/calibration/measurements.yaml of the data folder.

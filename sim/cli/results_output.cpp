@@ -1,4 +1,4 @@
-// CSV text of a run; inputs and JSON of run, sweep and validate.
+// CSV text and records of a run; inputs and JSON of run, sweep and validate.
 #include "cli/results_output.hpp"
 
 #include <fmt/format.h>
@@ -8,9 +8,8 @@
 
 #include "app/mbs_source.hpp"
 #include "report/atomic_file.hpp"
-#include "report/csv_reader.hpp"
 #include "report/results_csv.hpp"
-#include "report/results_json.hpp"
+#include "report/results_schema.hpp"
 
 namespace csx::cli {
 
@@ -73,10 +72,16 @@ bool data_on_stdout(const po::variables_map& vm) {
   return false;
 }
 
+std::vector<io::Record> run_records(const std::vector<app::PassResult>& results) {
+  std::vector<io::Record> records;
+  for (const auto& r : results)
+    for (const auto& row : r.outcome.rows) records.push_back(io::csv_record(r.context, row));
+  return records;
+}
+
 std::string run_csv_text(const std::vector<app::PassResult>& results) {
   std::string text = io::csv_header();
-  for (const auto& r : results)
-    for (const auto& row : r.outcome.rows) text += io::csv_row(r.context, row);
+  for (const auto& r : run_records(results)) text += io::csv_line(r);
   return text;
 }
 
@@ -149,14 +154,10 @@ nlohmann::ordered_json sweep_inputs(const std::string& scenario_file, const io::
 }
 
 void stage_results_json(io::OutputFiles& out, const std::string& path,
-                        const nlohmann::ordered_json& inputs, const std::string& csv_text) {
-  auto rows = io::parse_csv(csv_text, path);
-  std::vector<std::string> columns;
-  if (!rows.empty()) {
-    columns = std::move(rows.front());
-    rows.erase(rows.begin());
-  }
-  out.stage(path, io::results_json(inputs, columns, rows));
+                        const nlohmann::ordered_json& inputs,
+                        const std::vector<io::ColumnInfo>& columns,
+                        const std::vector<io::Record>& records) {
+  out.stage(path, io::results_json(inputs, columns, records));
 }
 
 }  // namespace csx::cli

@@ -10,6 +10,7 @@
 #include "app/job.hpp"
 #include "cli/options.hpp"
 #include "report/atomic_file.hpp"
+#include "report/results_schema.hpp"
 
 namespace csx::cli {
 
@@ -61,9 +62,14 @@ void check_outputs_against_model(const po::variables_map& vm, const std::vector<
 // no table there (as with --quiet); notices stay on standard error.
 [[nodiscard]] bool data_on_stdout(const po::variables_map& vm);
 
-// Stages the JSON twin of `csv_text` (a header line and rows) for `path` in `out`
+// run's records, one per evaluated candidate of each pass (the rows of run_csv_text).
+[[nodiscard]] std::vector<io::Record> run_records(const std::vector<app::PassResult>& results);
+
+// Stages the JSON twin of a CSV, `records` of `columns` (io::results_json), for `path` in `out`
 // (docs/cli.md#json-output). Throws InputError when the file cannot be written.
 void stage_results_json(io::OutputFiles& out, const std::string& path,
-                        const nlohmann::ordered_json& inputs, const std::string& csv_text);
+                        const nlohmann::ordered_json& inputs,
+                        const std::vector<io::ColumnInfo>& columns,
+                        const std::vector<io::Record>& records);
 
 }  // namespace csx::cli

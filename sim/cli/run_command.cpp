@@ -200,7 +200,7 @@ void write_run_outputs(const RunRequest& q, const RunResult& run) {
   if (!q.csv.empty()) files.stage(q.csv, run_csv_text(results));
   if (!q.json.empty())
     stage_results_json(files, q.json, run_inputs(q.scenario_file, job, run.overrides),
-                       run_csv_text(results));
+                       io::candidate_columns(), run_records(results));
   const std::int64_t max_events =
       optional_count(q.trace_max_events, "--trace-max-events").value_or(kTraceMaxEvents);
   if (!q.trace.empty() && results.front().outcome.chosen) {

@@ -166,19 +166,21 @@ void print_summary(std::FILE* out, const SweepTable& table, std::size_t run_now,
              "num_csx", "batch_size", "mode", "MBS", "step_time_s", "samples/s", "MFU",
              "time_to_train", "bound");
   std::set<std::pair<PointKey, std::string>> with_choice;
-  table.for_each_row([&](const PointKey& key, const std::vector<std::string>& f) {
-    if (f[chosen] != "true") return true;
-    with_choice.emplace(key, f[mode]);
+  const auto text = [](const io::Value& v) { return io::field_text(v); };
+  const auto real = [](const io::Value& v) { return std::get<double>(v); };
+  table.for_each_row([&](const PointKey& key, const io::Record& f) {
+    if (f[chosen] != io::Value(true)) return true;  // a chosen row is simulated: timings set
+    with_choice.emplace(key, text(f[mode]));
     fmt::print(out, "{:<16} {:>8} {:>10} {:>6} {:>8} {:>12.4f} {:>12.2f} {:>6.1f}% {:>14}  {}\n",
-               key.platform, key.num_csx, key.batch_size, f[mode], f[mbs], std::stod(f[step]),
-               std::stod(f[sps]), 100 * std::stod(f[mfu]),
-               f[ttt].empty() ? "-" : human_duration(std::stod(f[ttt])), f[bound]);
+               key.platform, key.num_csx, key.batch_size, text(f[mode]), text(f[mbs]),
+               real(f[step]), real(f[sps]), 100 * real(f[mfu]),
+               f[ttt] == io::Value() ? "-" : human_duration(real(f[ttt])), text(f[bound]));
     return true;
   });
-  table.for_each_row([&](const PointKey& key, const std::vector<std::string>& f) {
-    if (with_choice.emplace(key, f[mode]).second)
+  table.for_each_row([&](const PointKey& key, const io::Record& f) {
+    if (with_choice.emplace(key, text(f[mode])).second)
       fmt::print(out, "{:<16} {:>8} {:>10} {:>6} {:>8}  nothing fits\n", key.platform, key.num_csx,
-                 key.batch_size, f[mode], "-");
+                 key.batch_size, text(f[mode]), "-");
     return true;
   });
   fmt::print(out,
@@ -344,7 +346,8 @@ int sweep_command(const Args& args) {
   }
   io::OutputFiles files;
   files.stage(q.csv, s.table.render());
-  if (!q.json.empty()) stage_results_json(files, q.json, s.inputs, s.table.render());
+  if (!q.json.empty())
+    stage_results_json(files, q.json, s.inputs, io::candidate_columns(), s.table.records());
   if (!q.quiet) print_sweep_summary(stdout, s, q.csv);
   files.commit();
   if (const auto why = sweep_infeasible(s, q.csv); !why.empty()) throw InfeasibleError(why);

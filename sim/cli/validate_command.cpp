@@ -17,7 +17,7 @@
 #include "common/errors.hpp"
 #include "input/platform_loader.hpp"
 #include "report/atomic_file.hpp"
-#include "report/results_csv.hpp"
+#include "report/validation_table.hpp"
 
 namespace csx::cli {
 namespace {
@@ -25,17 +25,18 @@ namespace {
 namespace fs = std::filesystem;
 using app::Entry;
 
-// Checks measured runs; prints a table and returns CSV rows. For input-bound runs the simulated
-// (compute-bound) rate must be at least the measured one; `inconsistent` counts those that are
-// not.
-std::string check_measurements(std::FILE* out, const std::vector<Entry>& entries,
-                               const std::string& group, const app::ValidationSetup& setup,
-                               int* inconsistent = nullptr) {
-  if (entries.empty()) return "";
+// Checks measured runs; prints a table and returns their rows (io::validation_schema). For
+// input-bound runs the simulated (compute-bound) rate must be at least the measured one;
+// `inconsistent` counts those that are not.
+std::vector<io::Record> check_measurements(std::FILE* out, const std::vector<Entry>& entries,
+                                           const std::string& group,
+                                           const app::ValidationSetup& setup,
+                                           int* inconsistent = nullptr) {
+  if (entries.empty()) return {};
   fmt::print(out, "{}\n{:<18} {:<5} {:>3} {:>6} {:>5} {:>11} {:>12} {:>8}  {:<16} {}\n", group,
              "entry", "plat", "N", "batch", "MBS", "measured/s", "simulated/s", "error", "release",
              "bound");
-  std::string rows;
+  std::vector<io::Record> rows;
   app::ErrorSummary errs;
   for (const auto& e : entries) {
     const auto check = app::check_measurement(e, setup);
@@ -56,12 +57,10 @@ std::string check_measurements(std::FILE* out, const std::vector<Entry>& entries
                          "measured input-bound rate",
                  e.reason);
     }
-    rows += fmt::format("{},{},{},{},{},{},{},{},{},{},{},{},{}\n", io::csv_field(e.name),
-                        io::csv_field(group.substr(0, group.find(' '))), io::csv_field(e.model),
-                        io::csv_field(check.family), e.platform, e.num_csx, e.batch_size,
-                        c.micro_batch_size, io::csv_number(e.samples_per_s),
-                        io::csv_number(c.samples_per_s), io::csv_number(err),
-                        io::csv_field(c.sim.bound), io::csv_field(e.release));
+    rows.push_back(io::validation_schema().record(
+        {e.name, group.substr(0, group.find(' ')), e.model, check.family, e.platform, e.num_csx,
+         e.batch_size, c.micro_batch_size, e.samples_per_s, c.samples_per_s, err, c.sim.bound,
+         e.release}));
   }
   if (inconsistent)
     fmt::print(out,
@@ -256,19 +255,20 @@ ValidateOutcome execute_validate(const ValidateRequest& q, std::FILE* out) {
     fmt::print(out, "platform overrides in effect: {}\n\n", list);
   }
   ValidateOutcome v;
-  std::string& text = v.csv;
-  text =
-      "name,group,model,family,platform,num_csx,batch_size,micro_batch_size,measured_samples_per_s,"
-      "simulated_samples_per_s,error_pct,bound,release\n";
-  text += check_measurements(out, lists["measurements"],
-                             "current releases (fitted; in-sample error)", setup);
+  auto& records = v.records;
+  const auto add = [&records](std::vector<io::Record> rows) {
+    records.insert(records.end(), rows.begin(), rows.end());
+  };
+  add(check_measurements(out, lists["measurements"], "current releases (fitted; in-sample error)",
+                         setup));
   int input_inconsistent = 0;
-  text += check_measurements(out, lists["input_bound_measurements"],
-                             "input-bound runs (not fitted; the simulated compute rate must be at "
-                             "least the measured one)",
-                             setup, &input_inconsistent);
-  text +=
-      check_measurements(out, lists["older_measurements"], "older releases (not fitted)", setup);
+  add(check_measurements(out, lists["input_bound_measurements"],
+                         "input-bound runs (not fitted; the simulated compute rate must be at "
+                         "least the measured one)",
+                         setup, &input_inconsistent));
+  add(check_measurements(out, lists["older_measurements"], "older releases (not fitted)", setup));
+  v.csv = io::csv_header(io::validation_schema().columns());
+  for (const auto& r : records) v.csv += io::csv_line(r);
   const int mismatches = check_decisions(out, lists["auto_decisions"], setup);
   if (!lists["auto_decisions"].empty())
     fmt::print(out, "auto decisions: {} of {} match\n\n",
@@ -283,7 +283,8 @@ ValidateOutcome execute_validate(const ValidateRequest& q, std::FILE* out) {
 void write_validate_outputs(const ValidateRequest& q, const ValidateOutcome& v) {
   io::OutputFiles files;
   if (!q.csv.empty()) files.stage(q.csv, v.csv);
-  if (!q.json.empty()) stage_results_json(files, q.json, v.inputs, v.csv);
+  if (!q.json.empty())
+    stage_results_json(files, q.json, v.inputs, io::validation_schema().columns(), v.records);
   files.commit();
 }
 

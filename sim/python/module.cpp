@@ -2,10 +2,10 @@
 // validate, candidates and describe as the requests of cli/requests.hpp, built from the keyword
 // arguments (the flags' values as text, read and refused by the CLI's own code), executed in
 // this process through the application layer (app::make_job / run_job, app::plan_clusters, the
-// sweep grid, app/validation.hpp). The records come from the result structs (the CSV row
-// code's values), the text is what the CLI's printing functions write into an in-memory
-// stream. No file descriptor is redirected and no file is written but those asked for (a
-// sweep's csv=, run's trace=, an interrupted sweep's finished points).
+// sweep grid, app/validation.hpp). The records come from the result structs through the
+// tables' schemas (report/results_schema.hpp), the text is what the CLI's printing functions write
+// into an in-memory stream. No file descriptor is redirected and no file is written but those asked
+// for (a sweep's csv=, run's trace=, an interrupted sweep's finished points).
 //
 // One call at a time: a module-level mutex is held for each call (the GIL released while it
 // runs), so calls from several threads run one after the other, each with its own text.
@@ -23,6 +23,7 @@
 #include <stdexcept>
 #include <string>
 #include <utility>
+#include <variant>
 #include <vector>
 
 #include "cli/job_options.hpp"
@@ -31,9 +32,9 @@
 #include "cli/text_sink.hpp"
 #include "common/errors.hpp"
 #include "report/atomic_file.hpp"
-#include "report/csv_reader.hpp"
 #include "report/results_csv.hpp"
-#include "report/results_json.hpp"
+#include "report/results_schema.hpp"
+#include "report/validation_table.hpp"
 
 namespace py = pybind11;
 using Json = nlohmann::ordered_json;
@@ -65,15 +66,15 @@ class SignalGuard {
 
 // A call's result before it becomes Python objects (built without the GIL).
 struct Output {
-  std::vector<std::string> columns;
-  std::vector<std::vector<std::string>> rows;  // unquoted fields, one per column
-  std::string csv;                             // the text --csv writes
-  Json inputs;                                 // the --json inputs
-  std::string text;                            // what the CLI prints on standard output
-  int status = 0;                              // the CLI's exit status
-  std::string infeasible;                      // InfeasibleError's message, when nothing fits
-  std::string interrupted;                     // a sweep stopped by a signal: why, and where
-  Json object;                                 // candidates and describe
+  std::vector<csx::io::ColumnInfo> columns;  // the table's schema
+  std::vector<csx::io::Record> rows;         // typed values, one per column
+  std::string csv;                           // the text --csv writes
+  Json inputs;                               // the --json inputs
+  std::string text;                          // what the CLI prints on standard output
+  int status = 0;                            // the CLI's exit status
+  std::string infeasible;                    // InfeasibleError's message, when nothing fits
+  std::string interrupted;                   // a sweep stopped by a signal: why, and where
+  Json object;                               // candidates and describe
 };
 
 // Runs `work` with the GIL released and the call mutex held.
@@ -89,15 +90,25 @@ Output locked(F&& work) {
   }
 }
 
-// Rows of a results CSV text (header first) into `out`.
-void rows_of(const std::string& csv_text, Output& out) {
-  auto rows = csx::io::parse_csv(csv_text, "the results");
-  if (!rows.empty()) {
-    out.columns = std::move(rows.front());
-    rows.erase(rows.begin());
-  }
+// A table's records and its CSV text into `out`.
+void rows_of(const std::vector<csx::io::ColumnInfo>& columns, std::vector<csx::io::Record> rows,
+             const std::string& csv_text, Output& out) {
+  out.columns = columns;
   out.rows = std::move(rows);
   out.csv = csv_text;
+}
+
+py::object to_python(const csx::io::Value& v) {
+  return std::visit(
+      [](const auto& x) -> py::object {
+        using T = std::decay_t<decltype(x)>;
+        if constexpr (std::is_same_v<T, std::monostate>) return py::none();
+        if constexpr (std::is_same_v<T, std::int64_t>) return py::int_(x);
+        if constexpr (std::is_same_v<T, double>) return py::float_(x);
+        if constexpr (std::is_same_v<T, std::string>) return py::str(x);
+        if constexpr (std::is_same_v<T, bool>) return py::bool_(x);
+      },
+      v);
 }
 
 py::object to_python(const Json& j) {
@@ -130,19 +141,19 @@ py::object to_python(const Json& j) {
 }
 
 // {"columns", "units", "records", "inputs", "csv", "text", "status", "infeasible",
-// "interrupted"}: the records typed per column as --json types them (io::typed_value).
+// "interrupted"}: the records' values as --json writes them (io::value_json): the schema's.
 py::dict to_python(const Output& out) {
   py::dict d;
   py::list columns, records;
   py::dict units;
   for (const auto& c : out.columns) {
-    columns.append(c);
-    units[py::str(c)] = csx::io::column_unit(c);
+    columns.append(c.name);
+    units[py::str(c.name)] = c.unit;
   }
   for (const auto& row : out.rows) {
     py::dict record;
     for (std::size_t i = 0; i < out.columns.size() && i < row.size(); ++i)
-      record[py::str(out.columns[i])] = to_python(csx::io::typed_value(out.columns[i], row[i]));
+      record[py::str(out.columns[i].name)] = to_python(row[i]);
     records.append(std::move(record));
   }
   d["columns"] = columns;
@@ -201,11 +212,8 @@ py::dict run(const std::string& scenario, const py::dict& kw) {
     csx::cli::print_run(sink.file(), r);
     out.text = sink.text();
     if (!q.trace.empty()) csx::cli::write_run_outputs(q, r);  // the trace file
-    out.columns = csx::io::csv_columns();
-    for (const auto& p : r.results)
-      for (const auto& row : p.outcome.rows)
-        out.rows.push_back(csx::io::csv_values(p.context, row));
-    out.csv = csx::cli::run_csv_text(r.results);
+    rows_of(csx::io::candidate_columns(), csx::cli::run_records(r.results),
+            csx::cli::run_csv_text(r.results), out);
     out.inputs = csx::cli::run_inputs(q.scenario_file, r.job, r.overrides);
     out.infeasible = csx::cli::run_infeasible(q, r);
     return out;
@@ -241,7 +249,7 @@ py::dict sweep(const std::string& scenario, const py::dict& kw) {
   return to_python(locked([&] {
     const auto s = csx::cli::execute_sweep(q, stderr);
     Output out;
-    rows_of(s.table.render(), out);
+    rows_of(csx::io::candidate_columns(), s.table.records(), s.table.render(), out);
     out.inputs = s.inputs;
     if (s.signal != 0) {
       out.status = 128 + s.signal;
@@ -277,7 +285,7 @@ py::dict plan(const std::string& model, const py::dict& kw) {
     csx::cli::TextSink sink;
     csx::cli::print_plan(sink.file(), sink.file(), p);
     out.text = sink.text();
-    rows_of(p.result.rows.render(), out);
+    rows_of(csx::io::candidate_columns(), p.result.rows.records(), p.result.rows.render(), out);
     out.inputs = p.inputs;
     out.infeasible = csx::cli::plan_infeasible(p);
     return out;
@@ -296,7 +304,7 @@ py::dict validate(const py::dict& kw) {
     const auto v = csx::cli::execute_validate(q, sink.file());
     Output out;
     out.text = sink.text();
-    rows_of(v.csv, out);
+    rows_of(csx::io::validation_schema().columns(), v.records, v.csv, out);
     out.inputs = v.inputs;
     out.status = v.failed > 0 ? 1 : 0;
     return out;

@@ -1,151 +1,161 @@
-// CSV rows for candidates.
+// The candidates table's columns.
 #include "report/results_csv.hpp"
 
-#include <fmt/format.h>
-#include <fmt/ranges.h>
 #include <algorithm>
-#include <stdexcept>
 
 #include "search/time_to_train.hpp"
 
 namespace csx::io {
+namespace {
+
+using Row = CandidateRow;
+using Col = Schema<Row>::Column;
+constexpr auto kInt = ColumnType::kInteger;
+constexpr auto kReal = ColumnType::kReal;
+constexpr auto kText = ColumnType::kText;
+constexpr auto kBool = ColumnType::kBool;
+
+// A simulated quantity: null for a candidate not simulated.
+Value timing(const Row& r, double v) {
+  return r.candidate.simulated ? Value(v) : Value();
+}
+// A resource's busy seconds over the step time.
+Value share(const Row& r, double busy_s) {
+  return timing(r, busy_s / r.candidate.sim.step_time_s);
+}
+Col simulated(const char* name, const char* unit, double (*get)(const search::CandidateResult&)) {
+  return {{name, unit, kReal}, [get](const Row& r) { return timing(r, get(r.candidate)); }};
+}
+Col busy_share(const char* name, double (*busy)(const search::CandidateResult&)) {
+  return {{name, "fraction", kReal}, [busy](const Row& r) { return share(r, busy(r.candidate)); }};
+}
+Col memory(const char* name, double (*get)(const model::MemoryBreakdown&)) {
+  return {{name, "bytes", kReal}, [get](const Row& r) { return Value(get(r.candidate.memory)); }};
+}
+double swarmx_busy(const search::CandidateResult& c) {
+  double most = 0;
+  for (const double b : c.sim.swarmx_level_busy_s) most = std::max(most, b);
+  return most;
+}
+std::optional<search::TimeToTrain> ttt(const Row& r) {
+  return search::time_to_train(r.context.training_steps, r.context.pass, r.candidate);
+}
+
+Schema<Row> make_schema() {
+  using C = search::CandidateResult;
+  return Schema<Row>({
+      {{"model", "", kText}, [](const Row& r) { return Value(r.context.model); }},
+      {{"platform", "", kText}, [](const Row& r) { return Value(r.context.platform); }},
+      {{"overrides", "", kText}, [](const Row& r) { return Value(r.context.overrides); }},
+      {{"mode", "", kText},
+       [](const Row& r) { return Value(std::string(model::to_string(r.context.pass))); }},
+      {{"num_csx", "systems", kInt}, [](const Row& r) { return Value(r.context.num_csx); }},
+      {{"batch_size", "samples", kInt}, [](const Row& r) { return Value(r.context.batch_size); }},
+      {{"per_system_batch_size", "samples", kInt},
+       [](const Row& r) { return Value(r.context.per_system_batch_size); }},
+      {{"seq_len", "tokens", kInt}, [](const Row& r) { return Value(r.context.seq_len); }},
+      {{"tokens_per_step", "tokens", kInt},
+       [](const Row& r) { return Value(r.context.batch_size * r.context.seq_len); }},
+      {{"requested_micro_batch_size", "", kText},
+       [](const Row& r) { return Value(r.context.requested_micro_batch_size); }},
+      {{"micro_batch_size", "samples", kInt},
+       [](const Row& r) { return Value(r.candidate.micro_batch_size); }},
+      {{"num_microbatches", "microbatches", kInt},
+       [](const Row& r) { return Value(r.candidate.num_microbatches); }},
+      {{"fits", "", kBool}, [](const Row& r) { return Value(r.candidate.fits); }},
+      {{"reason", "", kText}, [](const Row& r) { return Value(r.candidate.reason); }},
+      {{"chosen", "", kBool}, [](const Row& r) { return Value(r.candidate.chosen); }},
+      simulated("step_time_s", "s", [](const C& c) { return c.sim.step_time_s; }),
+      simulated("samples_per_s", "samples/s", [](const C& c) { return c.samples_per_s; }),
+      simulated("samples_per_s_low", "samples/s",
+                [](const C& c) { return c.interval.samples_per_s_low; }),
+      simulated("samples_per_s_high", "samples/s",
+                [](const C& c) { return c.interval.samples_per_s_high; }),
+      simulated("step_time_s_low", "s", [](const C& c) { return c.interval.step_time_s_low; }),
+      simulated("step_time_s_high", "s", [](const C& c) { return c.interval.step_time_s_high; }),
+      simulated("tokens_per_s", "tokens/s", [](const C& c) { return c.tokens_per_s; }),
+      simulated("mfu", "fraction", [](const C& c) { return c.mfu; }),
+      {{"bound", "", kText},
+       [](const Row& r) { return r.candidate.simulated ? Value(r.candidate.sim.bound) : Value(); }},
+      busy_share("compute_share", [](const C& c) { return c.sim.compute_time_s; }),
+      busy_share("csx_io_share", [](const C& c) { return c.sim.csx_io_busy_s; }),
+      busy_share("swarmx_share", swarmx_busy),
+      busy_share("memoryx_link_share", [](const C& c) { return c.sim.memoryx_link_busy_s; }),
+      busy_share("optimizer_share", [](const C& c) { return c.sim.optimizer_time_s; }),
+      busy_share("step_overhead_share", [](const C& c) { return c.sim.step_overhead_s; }),
+      simulated("compute_time_s", "s", [](const C& c) { return c.sim.compute_time_s; }),
+      simulated("weight_stream_time_s", "s", [](const C& c) { return c.sim.weight_stream_time_s; }),
+      simulated("exposed_stream_time_s", "s",
+                [](const C& c) { return c.sim.exposed_stream_time_s; }),
+      simulated("grad_reduce_time_s", "s", [](const C& c) { return c.sim.grad_reduce_time_s; }),
+      simulated("optimizer_time_s", "s", [](const C& c) { return c.sim.optimizer_time_s; }),
+      simulated("step_overhead_s", "s", [](const C& c) { return c.sim.step_overhead_s; }),
+      memory("mem_activations_bytes",
+             [](const model::MemoryBreakdown& m) { return m.activations_bytes; }),
+      memory("mem_weight_buffers_bytes",
+             [](const model::MemoryBreakdown& m) { return m.weight_buffers_bytes; }),
+      memory("mem_gradients_bytes",
+             [](const model::MemoryBreakdown& m) { return m.gradients_bytes; }),
+      memory("mem_workspace_bytes",
+             [](const model::MemoryBreakdown& m) { return m.workspace_bytes; }),
+      memory("mem_total_bytes", [](const model::MemoryBreakdown& m) { return m.total_bytes; }),
+      memory("mem_capacity_bytes",
+             [](const model::MemoryBreakdown& m) { return m.capacity_bytes; }),
+      {{"recompute_passes", "forward passes per block", kReal},
+       [](const Row& r) {
+         return r.candidate.fits ? Value(r.candidate.memory.recompute_passes) : Value();
+       }},
+      {{"activation_plan", "", kText},
+       [](const Row& r) { return Value(r.candidate.memory.activation_plan); }},
+      {{"steps", "steps", kInt},
+       [](const Row& r) {
+         const bool training = r.context.training_steps && r.context.pass == model::Pass::kTrain;
+         return training ? Value(*r.context.training_steps) : Value();
+       }},
+      {{"time_to_train_s", "s", kReal},
+       [](const Row& r) {
+         const auto t = ttt(r);
+         return t ? Value(t->seconds) : Value();
+       }},
+      {{"shard", "", kText}, [](const Row& r) { return Value(r.context.shard); }},
+      {{"grid", "", kText}, [](const Row& r) { return Value(r.context.grid); }},
+  });
+}
+
+}  // namespace
+
+const Schema<CandidateRow>& candidate_schema() {
+  static const Schema<CandidateRow> schema = make_schema();
+  return schema;
+}
+
+const std::vector<ColumnInfo>& candidate_columns() {
+  return candidate_schema().columns();
+}
 
 const std::vector<std::string>& csv_columns() {
-  static const std::vector<std::string> cols{"model",
-                                             "platform",
-                                             "overrides",
-                                             "mode",
-                                             "num_csx",
-                                             "batch_size",
-                                             "per_system_batch_size",
-                                             "seq_len",
-                                             "tokens_per_step",
-                                             "requested_micro_batch_size",
-                                             "micro_batch_size",
-                                             "num_microbatches",
-                                             "fits",
-                                             "reason",
-                                             "chosen",
-                                             "step_time_s",
-                                             "samples_per_s",
-                                             "samples_per_s_low",
-                                             "samples_per_s_high",
-                                             "step_time_s_low",
-                                             "step_time_s_high",
-                                             "tokens_per_s",
-                                             "mfu",
-                                             "bound",
-                                             "compute_share",
-                                             "csx_io_share",
-                                             "swarmx_share",
-                                             "memoryx_link_share",
-                                             "optimizer_share",
-                                             "step_overhead_share",
-                                             "compute_time_s",
-                                             "weight_stream_time_s",
-                                             "exposed_stream_time_s",
-                                             "grad_reduce_time_s",
-                                             "optimizer_time_s",
-                                             "step_overhead_s",
-                                             "mem_activations_bytes",
-                                             "mem_weight_buffers_bytes",
-                                             "mem_gradients_bytes",
-                                             "mem_workspace_bytes",
-                                             "mem_total_bytes",
-                                             "mem_capacity_bytes",
-                                             "recompute_passes",
-                                             "activation_plan",
-                                             "steps",
-                                             "time_to_train_s",
-                                             "shard",
-                                             "grid"};
-  return cols;
+  static const std::vector<std::string> names = [] {
+    std::vector<std::string> n;
+    for (const auto& c : candidate_columns()) n.push_back(c.name);
+    return n;
+  }();
+  return names;
 }
 
 std::size_t csv_column(const std::string& name) {
-  const auto& cols = csv_columns();
-  const auto it = std::find(cols.begin(), cols.end(), name);
-  if (it == cols.end()) throw std::out_of_range("no CSV column " + name);
-  return static_cast<std::size_t>(it - cols.begin());
+  return column_index(candidate_columns(), name);
 }
 
 std::string csv_header() {
-  return fmt::format("{}\n", fmt::join(csv_columns(), ","));
+  return io::csv_header(candidate_columns());
 }
 
-std::string csv_number(double v) {
-  return fmt::format("{:.9g}", v);
-}
-
-std::string csv_field(const std::string& s) {
-  if (s.find_first_of(",\"\n\r") == std::string::npos) return s;
-  std::string q = "\"";
-  for (const char c : s) {
-    if (c == '"') q += '"';
-    q += c;
-  }
-  return q + "\"";
-}
-
-std::vector<std::string> csv_values(const RowContext& ctx, const search::CandidateResult& c) {
-  std::vector<std::string> f{ctx.model,
-                             ctx.platform,
-                             ctx.overrides,
-                             model::to_string(ctx.pass),
-                             std::to_string(ctx.num_csx),
-                             std::to_string(ctx.batch_size),
-                             std::to_string(ctx.per_system_batch_size),
-                             std::to_string(ctx.seq_len),
-                             std::to_string(ctx.batch_size * ctx.seq_len),
-                             ctx.requested_micro_batch_size,
-                             std::to_string(c.micro_batch_size),
-                             std::to_string(c.num_microbatches),
-                             c.fits ? "true" : "false",
-                             c.reason,
-                             c.chosen ? "true" : "false"};
-  const auto timing = [&](double v) { return c.simulated ? csv_number(v) : std::string(); };
-  const auto share = [&](double busy_s) { return timing(busy_s / c.sim.step_time_s); };
-  double swarmx = 0;
-  for (const double b : c.sim.swarmx_level_busy_s) swarmx = std::max(swarmx, b);
-  f.push_back(timing(c.sim.step_time_s));
-  f.push_back(timing(c.samples_per_s));
-  for (const double v : {c.interval.samples_per_s_low, c.interval.samples_per_s_high,
-                         c.interval.step_time_s_low, c.interval.step_time_s_high})
-    f.push_back(timing(v));
-  f.push_back(timing(c.tokens_per_s));
-  f.push_back(timing(c.mfu));
-  f.push_back(c.simulated ? c.sim.bound : std::string());
-  f.push_back(share(c.sim.compute_time_s));
-  f.push_back(share(c.sim.csx_io_busy_s));
-  f.push_back(share(swarmx));
-  f.push_back(share(c.sim.memoryx_link_busy_s));
-  f.push_back(share(c.sim.optimizer_time_s));
-  f.push_back(share(c.sim.step_overhead_s));
-  f.push_back(timing(c.sim.compute_time_s));
-  f.push_back(timing(c.sim.weight_stream_time_s));
-  f.push_back(timing(c.sim.exposed_stream_time_s));
-  f.push_back(timing(c.sim.grad_reduce_time_s));
-  f.push_back(timing(c.sim.optimizer_time_s));
-  f.push_back(timing(c.sim.step_overhead_s));
-  for (const double v :
-       {c.memory.activations_bytes, c.memory.weight_buffers_bytes, c.memory.gradients_bytes,
-        c.memory.workspace_bytes, c.memory.total_bytes, c.memory.capacity_bytes})
-    f.push_back(csv_number(v));
-  f.push_back(c.fits ? csv_number(c.memory.recompute_passes) : std::string());
-  f.push_back(c.memory.activation_plan);
-  const bool training = ctx.training_steps && ctx.pass == model::Pass::kTrain;
-  f.push_back(training ? std::to_string(*ctx.training_steps) : std::string());
-  const auto ttt = search::time_to_train(ctx.training_steps, ctx.pass, c);
-  f.push_back(ttt ? csv_number(ttt->seconds) : std::string());
-  f.push_back(ctx.shard);
-  f.push_back(ctx.grid);
-  return f;
+Record csv_record(const RowContext& ctx, const search::CandidateResult& c) {
+  return candidate_schema().record({ctx, c});
 }
 
 std::string csv_row(const RowContext& ctx, const search::CandidateResult& c) {
-  auto f = csv_values(ctx, c);
-  for (auto& v : f) v = csv_field(v);
-  return fmt::format("{}\n", fmt::join(f, ","));
+  return csv_line(csv_record(ctx, c));
 }
 
 }  // namespace csx::io

@@ -1,12 +1,12 @@
-// The candidates CSV: one row per evaluated candidate, stable column names with units.
-// Numbers use a fixed, locale-independent format (fmt "{:.9g}"), so the same input gives the
-// same bytes.
+// The candidates table run, sweep and plan write: one row per evaluated candidate, its columns
+// (name, unit, type, getter) in one schema (report/results_schema.hpp; docs/cli.md#csv).
 #pragma once
 
 #include <optional>
 #include <string>
 #include <vector>
 
+#include "report/results_schema.hpp"
 #include "search/search.hpp"
 
 namespace csx::io {
@@ -27,19 +27,23 @@ struct RowContext {
   std::string grid;   // a sharded sweep's grid identity (8 hex digits), empty otherwise
 };
 
-// run, sweep and plan write the same columns (docs/cli.md#csv).
+// One row of the table: a candidate and what the row says besides it.
+struct CandidateRow {
+  const RowContext& context;
+  const search::CandidateResult& candidate;
+};
+
+// The table's schema: 48 columns; a candidate not simulated (it does not fit) has its timings
+// null.
+[[nodiscard]] const Schema<CandidateRow>& candidate_schema();
+[[nodiscard]] const std::vector<ColumnInfo>& candidate_columns();
+// The column names, in order.
 [[nodiscard]] const std::vector<std::string>& csv_columns();
 [[nodiscard]] std::string csv_header();
-// One row's values, one per column, unquoted (csv_row quotes them: csv_field).
-[[nodiscard]] std::vector<std::string> csv_values(const RowContext& ctx,
-                                                  const search::CandidateResult& c);
+// One row's values (candidate_schema().record) and its CSV line.
+[[nodiscard]] Record csv_record(const RowContext& ctx, const search::CandidateResult& c);
 [[nodiscard]] std::string csv_row(const RowContext& ctx, const search::CandidateResult& c);
 // Index of a column of csv_columns(); throws std::out_of_range for an unknown name.
 [[nodiscard]] std::size_t csv_column(const std::string& name);
-
-// A number as the CSV writes it.
-[[nodiscard]] std::string csv_number(double v);
-// Quotes a field that holds a comma, a quote or a newline (RFC 4180).
-[[nodiscard]] std::string csv_field(const std::string& s);
 
 }  // namespace csx::io

@@ -1,0 +1,31 @@
+// The table `validate --csv` writes: one row per measured run checked (docs/cli.md#csv), its
+// columns in one schema (report/results_schema.hpp).
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+#include "report/results_schema.hpp"
+
+namespace csx::io {
+
+// One measured run against its simulation.
+struct ValidationRow {
+  std::string name;    // the reference entry's
+  std::string group;   // its list's first word: current, input-bound, older
+  std::string model;   // the model file
+  std::string family;  // the model's family
+  std::string platform;
+  std::int64_t num_csx = 0;
+  std::int64_t batch_size = 0;        // global, samples
+  std::int64_t micro_batch_size = 0;  // the simulated choice, samples
+  double measured_samples_per_s = 0;
+  double simulated_samples_per_s = 0;
+  double error_pct = 0;  // simulated over measured, minus 1, in percent
+  std::string bound;     // the simulated step's bound
+  std::string release;   // the software release of the measurement
+};
+
+[[nodiscard]] const Schema<ValidationRow>& validation_schema();
+
+}  // namespace csx::io

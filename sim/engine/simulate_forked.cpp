@@ -194,7 +194,8 @@ std::vector<SimulationResult> simulate_all(const std::vector<Run>& runs, int pro
   auto results = simulate_reduced(engine_runs, [processes](const std::vector<EngineRun>& round) {
     return run_grouped(round, processes);
   });
-  for (std::size_t i = 0; i < results.size(); ++i) plan::summarize(runs[i].input, results[i]);
+  for (std::size_t i = 0; i < results.size(); ++i)
+    plan::finish(runs[i].input, results[i], runs[i].options.record_trace);
   return results;
 }
 

@@ -53,8 +53,21 @@ std::string bound_of(const std::vector<ResourceBusy>& busy) {
   return name;
 }
 
-void summarize(const SimulationInput& input, SimulationResult& r) {
+void finish(const SimulationInput& input, SimulationResult& r, bool record_trace) {
   const auto& p = input.platform;
+  if (input.pass == model::Pass::kTrain) {
+    r.step_overhead_s = p.step_overhead_s;
+    r.step_time_s += p.step_overhead_s;
+    if (record_trace && r.step_overhead_s > 0)
+      for (std::size_t s = 0; s < r.step_end_s.size(); ++s)
+        r.trace.push_back({"step overhead",
+                           fmt::format("step {} fixed cost (added)", s),
+                           "overhead",
+                           r.step_end_s[s],
+                           r.step_end_s[s] + r.step_overhead_s,
+                           {{"step", static_cast<std::int64_t>(s)}},
+                           false});
+  }
   const auto depth = build_swarmx_tree(input.plan.split.num_csx, p.swarmx_fanout).depth;
   double slowest = std::min(
       {p.memoryx_link_Bps(), p.io_bandwidth_Bps(), p.fabric_bandwidth_Bps, p.sram_bandwidth_Bps});
@@ -68,12 +81,6 @@ void summarize(const SimulationInput& input, SimulationResult& r) {
   r.swarmx_level_busy_s.assign(static_cast<std::size_t>(std::max(0, depth - 1)),
                                bytes / p.swarmx_edge_Bps());
   r.memoryx_link_busy_s = bytes / p.memoryx_link_Bps();
-  r.bound = bound_of(resource_busy(r));
-}
-
-void add_step_overhead(SimulationResult& r, double step_overhead_s) {
-  r.step_overhead_s = step_overhead_s;
-  r.step_time_s += step_overhead_s;
   r.bound = bound_of(resource_busy(r));
 }
 

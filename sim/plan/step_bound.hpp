@@ -16,7 +16,7 @@ struct ResourceBusy {
                      // "step overhead"
   double busy_s = 0;
 };
-// From a summarized result, in a fixed order: compute, CS-X I/O, SwarmX levels 1.., MemoryX
+// From a finished result, in a fixed order: compute, CS-X I/O, SwarmX levels 1.., MemoryX
 // link, optimizer, and the step's fixed cost when it has one (a barrier nothing overlaps;
 // docs/model.md#compute-model).
 [[nodiscard]] std::vector<ResourceBusy> resource_busy(const SimulationResult& r);
@@ -25,13 +25,13 @@ struct ResourceBusy {
 // platforms give the three links the same bandwidth).
 [[nodiscard]] std::string bound_of(const std::vector<ResourceBusy>& busy);
 
-// Sets the streaming and reduce busy times (slowest link), each link's busy time (bytes /
-// bandwidth for its busier direction: links are split duplex,
+// Finishes a simulated result, the one place that does (engine::simulate_all calls it once per
+// simulated plan): a training step's fixed cost (platform step_overhead_s,
+// docs/model.md#compute-model) added to the step time, a barrier nothing overlaps, and with
+// `record_trace` an event after each step; the streaming and reduce busy times (slowest link),
+// each link's busy time (bytes / bandwidth for its busier direction: links are split duplex,
 // docs/model.md#execution-model-weight-streaming; SwarmX levels exist between SwarmX nodes, num_csx
-// > fanout) and the bound of a finished result.
-void summarize(const SimulationInput& input, SimulationResult& r);
-
-// Adds the step's fixed cost after the simulation: to the step time, and as a candidate bound.
-void add_step_overhead(SimulationResult& r, double step_overhead_s);
+// > fanout); and the bound.
+void finish(const SimulationInput& input, SimulationResult& r, bool record_trace);
 
 }  // namespace csx::plan

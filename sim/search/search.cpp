@@ -1,8 +1,6 @@
 // Candidate evaluation and the choice rules of none/integer, explore and auto.
 #include "search/search.hpp"
 
-#include "plan/step_bound.hpp"
-
 #include <fmt/format.h>
 #include <algorithm>
 
@@ -40,20 +38,6 @@ plan::SimulationInput plan_input(const SearchRequest& req, const CandidateResult
 void record(const SearchRequest& req, CandidateResult& c, plan::SimulationResult sim) {
   c.sim = std::move(sim);
   c.simulated = true;
-  // The training step's fixed cost (docs/model.md#compute-model) is a barrier nothing overlaps:
-  // it adds to the simulated step, and shows in a trace as an event after each step.
-  if (req.pass == model::Pass::kTrain) {
-    plan::add_step_overhead(c.sim, req.platform.step_overhead_s);
-    if (req.record_trace && c.sim.step_overhead_s > 0)
-      for (std::size_t s = 0; s < c.sim.step_end_s.size(); ++s)
-        c.sim.trace.push_back({"step overhead",
-                               fmt::format("step {} fixed cost (added)", s),
-                               "overhead",
-                               c.sim.step_end_s[s],
-                               c.sim.step_end_s[s] + c.sim.step_overhead_s,
-                               {{"step", static_cast<std::int64_t>(s)}},
-                               false});
-  }
   const double B = static_cast<double>(req.split.batch_size);
   c.samples_per_s = B / c.sim.step_time_s;
   c.tokens_per_s = c.samples_per_s * static_cast<double>(req.seq_len);

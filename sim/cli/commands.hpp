@@ -10,6 +10,7 @@ namespace csx::cli {
 using Args = std::vector<std::string>;
 
 int candidates_command(const Args& args);
+int columns_command(const Args& args);
 int describe_command(const Args& args);
 int run_command(const Args& args);
 int sweep_command(const Args& args);

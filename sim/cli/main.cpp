@@ -38,6 +38,7 @@ const std::map<std::string, Command>& commands() {
       {"validate", {csx::cli::validate_command, "simulate measured runs and report the error"}},
       {"describe",
        {csx::cli::describe_command, "a model's parameters, FLOPs, bytes and memory fit"}},
+      {"columns", {csx::cli::columns_command, "the CSV and JSON columns: name, unit, type"}},
   };
   return table;
 }

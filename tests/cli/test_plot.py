@@ -7,7 +7,10 @@ import struct
 import subprocess
 import tempfile
 
-from clitest import check, finish
+from clitest import CSXSIM, check, finish
+
+# tools/plot reads the columns' types from this csxsim (`csxsim columns --json`).
+os.environ["CSXSIM"] = os.path.abspath(CSXSIM)
 
 HEADER = ("model,platform,mode,num_csx,batch_size,per_system_batch_size,requested_micro_batch_size,"
           "micro_batch_size,num_microbatches,fits,reason,chosen,step_time_s,samples_per_s,tokens_per_s,"

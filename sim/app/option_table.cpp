@@ -146,7 +146,7 @@ const std::map<std::string_view, std::vector<OptionUse>>& uses_by_command() {
                    .help = "also write the CSV's records, units and inputs as JSON (- for "
                            "standard output)",
                    .surface = Surface::kCli},
-                  {.flag = "jobs", .help = "grid points simulated in parallel (default 1)",
+                  {.flag = "jobs", .help = "grid points simulated in parallel (default 1)", .default_text = "1",
                    .short_flag = 'j'},
                   {.flag = "shard"},
                   {.flag = "resume"},
@@ -161,7 +161,7 @@ const std::map<std::string_view, std::vector<OptionUse>>& uses_by_command() {
             .python_required = true},
            {.flag = "deadline"},
            {.flag = "num-csx", .help = "cluster sizes to report the time to train of (list)",
-            .type = V::kCountList},
+            .type = V::kCountList, .default_text = ""},
            {.flag = "max-num-csx"},
            {.flag = "batch-size", .help = "global batch sizes (list; default: the file's)",
             .type = V::kCountList},
@@ -207,7 +207,8 @@ const std::map<std::string_view, std::vector<OptionUse>>& uses_by_command() {
             .python_required = true},
            {.flag = "num-csx", .short_flag = 'n', .cli_required = true, .python_required = true},
            {.flag = "micro-batch-size",
-            .help = "auto | explore | none | INT | MIN:MAX (default auto)", .short_flag = 'm'},
+            .help = "auto | explore | none | INT | MIN:MAX (default auto)", .default_text = "auto",
+            .short_flag = 'm'},
            {.flag = "json", .help = "print one JSON object instead of text", .type = V::kSwitch,
             .surface = Surface::kCli},
        }},
@@ -215,7 +216,8 @@ const std::map<std::string_view, std::vector<OptionUse>>& uses_by_command() {
        {
            {.flag = "model", .help = "model or Model Zoo params file, or a models/ name",
             .argument = true, .cli_required = true},
-           {.flag = "platform", .help = "cs2 | cs3 | platform file (default cs2)"},
+           {.flag = "platform", .help = "cs2 | cs3 | platform file (default cs2)",
+            .default_text = "cs2"},
            {.flag = "seq-len"},
            {.flag = "json", .help = "print one JSON object", .type = V::kSwitch,
             .surface = Surface::kCli},
@@ -293,8 +295,10 @@ std::vector<CommandOption> command_options(std::string_view command) {
   std::vector<CommandOption> out;
   for (const auto& u : it->second) {
     const auto& spec = spec_of(u.flag);
+    const bool required = u.cli_required || u.python_required;
     out.push_back({&spec, u.type.value_or(spec.type), u.help.empty() ? spec.help : u.help,
-                   u.short_flag, u.surface, u.argument, u.cli_required, u.python_required});
+                   required ? "" : u.default_text.value_or(spec.default_text), u.short_flag,
+                   u.surface, u.argument, u.cli_required, u.python_required});
   }
   return out;
 }

@@ -50,9 +50,10 @@ enum class Surface { kBoth, kCli, kPython };
 // An option as one command takes it; empty or unset fields are the OptionSpec's.
 struct OptionUse {
   std::string_view flag;
-  std::string_view help = {};          // this command's --help line
-  std::optional<ValueType> type = {};  // this command's value type
-  char short_flag = 0;                 // -X, or 0
+  std::string_view help = {};                         // this command's --help line
+  std::optional<ValueType> type = {};                 // this command's value type
+  std::optional<std::string_view> default_text = {};  // this command's default ("": none)
+  char short_flag = 0;                                // -X, or 0
   Surface surface = Surface::kBoth;
   bool argument = false;         // the command's argument (CLI positional, Python's first)
   bool cli_required = false;     // Boost refuses the command line without it
@@ -64,6 +65,7 @@ struct CommandOption {
   const OptionSpec* spec = nullptr;
   ValueType type = ValueType::kText;
   std::string_view help;
+  std::string_view default_text;  // "" when there is none, or when the option is required
   char short_flag = 0;
   Surface surface = Surface::kBoth;
   bool argument = false, cli_required = false, python_required = false;

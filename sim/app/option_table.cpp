@@ -37,7 +37,8 @@ const std::vector<OptionSpec> kSpecs{
      "explore tries at most this many sizes (default 10000); more is refused"},
     {"seq-len", "seq_len", V::kCount, "the model's", "tokens", "sequence length override (tokens)"},
     {"platform-override", "platform_override", V::kKeyValues, "", "",
-     "KEY=VALUE, e.g. calibration.step_overhead_s=0.1 (repeatable)"},
+     "[P:]KEY=VALUE, e.g. calibration.step_overhead_s=0.1; with P:, on platform P only "
+     "(repeatable)"},
     {"variant", "variant", V::kVariants, "", "",
      "NAME:KEY=VALUE[,KEY=VALUE...]: also run each platform with these overrides (repeatable)"},
     // plan's question.
@@ -88,6 +89,11 @@ const std::vector<OptionSpec> kSpecs{
      "list every key with its unit, bounds, meaning and each platform's value"},
 };
 
+// --platform of sweep and plan.
+const OptionUse kPlatformList{.flag = "platform",
+                              .help = "cs2 | cs3 | platform file, or a list of them: cs2,cs3",
+                              .type = V::kPlatforms};
+
 // What run and sweep take to override a scenario; sweep's lists are its grid.
 std::vector<OptionUse> job_uses(bool grid) {
   std::vector<OptionUse> uses{
@@ -110,8 +116,7 @@ std::vector<OptionUse> job_uses(bool grid) {
     uses[1] = {.flag = "batch-size",
                .help = "global batch sizes (LIST of samples: 264,528 or 64:1024:x2)",
                .type = V::kCountList, .python_required = true};
-    uses[3] = {.flag = "platform", .help = "cs2 | cs3 | platform file, or a list of them: cs2,cs3",
-               .type = V::kPlatforms};
+    uses[3] = kPlatformList;
   }
   return uses;
 }
@@ -135,19 +140,17 @@ const std::map<std::string_view, std::vector<OptionUse>>& uses_by_command() {
                          {.flag = "quiet", .short_flag = 'q', .surface = Surface::kCli},
                      })},
       {"sweep",
-       concat(concat({{.flag = "scenario", .argument = true, .cli_required = true}}, job_uses(true)),
+       concat(concat({{.flag = "scenario", .argument = true, .cli_required = true}},
+                     job_uses(true)),
               {
                   {.flag = "variant"},
                   {.flag = "csv",
                    .help = "output CSV (rows sorted by platform, num_csx, batch_size); - for "
                            "standard output, written at the end, with no summary and no --resume",
                    .cli_required = true},
-                  {.flag = "json",
-                   .help = "also write the CSV's records, units and inputs as JSON (- for "
-                           "standard output)",
-                   .surface = Surface::kCli},
-                  {.flag = "jobs", .help = "grid points simulated in parallel (default 1)", .default_text = "1",
-                   .short_flag = 'j'},
+                  {.flag = "json", .surface = Surface::kCli},
+                  {.flag = "jobs", .help = "grid points simulated in parallel (default 1)",
+                   .default_text = "1", .short_flag = 'j'},
                   {.flag = "shard"},
                   {.flag = "resume"},
                   {.flag = "check-only", .surface = Surface::kCli},
@@ -168,17 +171,14 @@ const std::map<std::string_view, std::vector<OptionUse>>& uses_by_command() {
            {.flag = "micro-batch-size"},
            {.flag = "compile-only", .surface = Surface::kCli},
            {.flag = "max-explore", .surface = Surface::kCli},
-           {.flag = "platform", .help = "cs2 | cs3 | platform file, or a list: cs2,cs3",
-            .type = V::kPlatforms},
+           kPlatformList,
            {.flag = "seq-len"},
-           {.flag = "platform-override", .help = "[P:]KEY=VALUE (repeatable)"},
+           {.flag = "platform-override"},
            {.flag = "csv",
             .help = "write every evaluated candidate to this CSV (- for standard output; the "
                     "answer then goes to standard error)",
             .surface = Surface::kCli},
-           {.flag = "json",
-            .help = "the same records as JSON, with units and the inputs (- for standard output)",
-            .surface = Surface::kCli},
+           {.flag = "json", .surface = Surface::kCli},
            {.flag = "jobs", .help = "simulation processes at once (default: one per CPU)",
             .short_flag = 'j'},
            {.flag = "quiet", .help = "print only the answer", .short_flag = 'q',
@@ -188,8 +188,7 @@ const std::map<std::string_view, std::vector<OptionUse>>& uses_by_command() {
       {"validate",
        {
            {.flag = "reference"},
-           {.flag = "platform-override",
-            .help = "[PLATFORM:]KEY=VALUE, e.g. cs2:calibration.step_overhead_s=0.1 (repeatable)"},
+           {.flag = "platform-override"},
            {.flag = "csv",
             .help = "write one row per measured run to this CSV file (- for standard output, "
                     "then no report)",

@@ -23,12 +23,18 @@ if m:
           "docs/cli.md's table of options differs from `csxsim options`: run "
           "tools/update-options-doc build/csxsim")
 
+
+def cells_of(line):
+    """The cells of a Markdown table row (an escaped \\| stays in its cell)."""
+    return [c.strip() for c in re.split(r"(?<!\\)\|", line)[1:-1]]
+
+
 # --help of each command of a row lists the row's flag.
-rows = [line for line in r.stdout.splitlines()[2:]]
+rows = r.stdout.splitlines()[2:]
 check(len(rows) > 30, f"{len(rows)} rows")
 helps = {}
 for line in rows:
-    cells = [c.strip() for c in re.split(r"(?<!\\)\|", line)[1:-1]]
+    cells = cells_of(line)
     check(len(cells) == 7, f"7 cells: {line}")
     flag, commands = cells[0], cells[5].split(", ")
     for command in commands:
@@ -41,6 +47,18 @@ for line in rows:
             check(re.search(rf"(^|\s){re.escape(long_flag)}\b", helps[command], re.M) is not None,
                   f"csxsim {command} --help lists {long_flag}")
 
+# No command takes an option twice, and no two options share a flag or a keyword.
+seen, owner = set(), {}
+for line in rows:
+    cells = cells_of(line)
+    for command in cells[5].split(", "):
+        check((cells[0], command) not in seen, f"{command} takes {cells[0]} twice")
+        seen.add((cells[0], command))
+    if cells[0] != "-" and cells[1] != "-":
+        flag = cells[0].split("`")[1]
+        check(owner.setdefault(flag, cells[1]) == cells[1],
+              f"{flag}: keywords {owner[flag]}, {cells[1]}")
+
 # The Python functions' keywords are the table's Python column for their command.
 build = os.path.dirname(os.path.abspath(sys.argv[1])) if len(sys.argv) > 1 else "build"
 sys.path.insert(0, os.path.join(build, "python"))
@@ -52,15 +70,16 @@ if csxsim is not None:
     for name in ("run", "sweep", "plan", "validate", "candidates", "describe"):
         want = set()
         for line in rows:
-            cells = [c.strip() for c in re.split(r"(?<!\\)\|", line)[1:-1]]
+            cells = cells_of(line)
             if name in cells[5].split(", ") and cells[1] != "-":
                 want.add(cells[1].strip("`"))
         have = set(inspect.signature(getattr(csxsim, name)).parameters)
-        check(have == want, f"csxsim.{name}'s keywords {sorted(have)} are the table's {sorted(want)}")
+        check(have == want,
+              f"csxsim.{name}'s keywords {sorted(have)} are the table's {sorted(want)}")
     try:
         csxsim.plan("llama3_8b", tokens="1e12", deadlne="7d")
         check(False, "plan(deadlne=...): no error")
     except csxsim.InputError as e:
-        check(str(e) == "plan(): unrecognised keyword argument 'deadlne' (did you mean 'deadline'?)",
-              str(e))
+        want = "plan(): unrecognised keyword argument 'deadlne' (did you mean 'deadline'?)"
+        check(str(e) == want, str(e))
 finish()

@@ -6,6 +6,7 @@ Errors raise InputError (a ValueError: bad input, the CLI's exit status 2) or In
 (nothing fits, status 1; its .result holds the rows that say why), with the CLI's message.
 Calls from several threads run one at a time (the compiled part holds a lock for each call).
 """
+import functools
 import inspect
 import os
 
@@ -134,11 +135,18 @@ _CONVERT = {
 }
 
 
+@functools.lru_cache(maxsize=None)
+def _options(command):
+    """{keyword: option} of `command` in the option table."""
+    return {o["keyword"]: o for o in _csxsim.options(command)}
+
+
+@functools.lru_cache(maxsize=None)
 def _signature(command):
     """The signature of `command`'s function, from the option table: its argument (if any),
     then its options as keyword-only arguments (None, or False for a switch, when optional)."""
     params = []
-    for o in _csxsim.options(command):
+    for o in _options(command).values():
         if o["argument"]:
             params.append(inspect.Parameter(o["keyword"], inspect.Parameter.POSITIONAL_OR_KEYWORD))
             continue
@@ -154,7 +162,7 @@ def _request(command, *args, **options):
     keyword is refused as the CLI refuses an unknown option (with a did-you-mean), a missing
     required one is a TypeError; each value becomes the flag's text (switches stay bool) and
     None leaves an option out. Returns (the argument's text or None, {keyword: text})."""
-    table = {o["keyword"]: o for o in _csxsim.options(command)}
+    table = _options(command)
     unknown = [k for k in options if k not in table or table[k]["argument"]]
     if unknown:
         _csxsim.check_keywords(command, unknown)  # raises InputError, naming the closest

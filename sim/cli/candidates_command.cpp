@@ -7,7 +7,7 @@
 #include "batching/step_plan.hpp"
 #include "batching/supported_sizes.hpp"
 #include "cli/commands.hpp"
-#include "cli/options.hpp"
+#include "cli/option_descriptions.hpp"
 #include "cli/requests.hpp"
 #include "common/errors.hpp"
 #include "common/whole_number.hpp"
@@ -132,17 +132,13 @@ nlohmann::ordered_json candidates_json(const std::string& batch, const std::stri
 
 int candidates_command(const Args& args) {
   po::options_description desc("candidates options");
-  std::string batch, num_csx, mbs = "auto";
-  desc.add_options()("batch-size,b", po::value(&batch)->required(),
-                     "global batch size B (samples)")("num-csx,n", po::value(&num_csx)->required(),
-                                                      "number of CS-X systems N")(
-      "micro-batch-size,m", po::value(&mbs),
-      "auto | explore | none | INT | MIN:MAX (default auto)")(
-      "json", "print one JSON object instead of text");
+  add_command_options(desc, "candidates");
   const auto vm = parse_options(
       args, "csxsim candidates --batch-size B --num-csx N [--micro-batch-size M] [--json]", desc);
   if (!vm) return 0;
-  const auto c = candidates(batch, num_csx, mbs);
+  const auto given = given_options(*vm, "candidates");
+  const auto c = candidates(*given.text("batch-size"), *given.text("num-csx"),
+                            given.text("micro-batch-size").value_or("auto"));
   if (vm->count("json"))
     fmt::print("{}\n", io::json_text(to_json(c.split, c.supported, c.resolution), 2));
   else

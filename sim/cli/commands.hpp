@@ -18,5 +18,6 @@ int merge_command(const Args& args);
 int validate_command(const Args& args);
 int plan_command(const Args& args);
 int platform_command(const Args& args);
+int options_command(const Args& args);
 
 }  // namespace csx::cli

@@ -5,7 +5,7 @@
 
 #include "cli/commands.hpp"
 #include "cli/job_options.hpp"
-#include "cli/options.hpp"
+#include "cli/option_descriptions.hpp"
 #include "cli/requests.hpp"
 #include "input/model_loader.hpp"
 #include "input/platform_loader.hpp"
@@ -175,19 +175,15 @@ nlohmann::ordered_json describe_json(const std::string& file, const std::string&
 
 int describe_command(const Args& args) {
   po::options_description desc("describe options");
-  std::string file, platform_name = "cs2";
-  desc.add_options()("model", po::value(&file)->required(),
-                     "model or Model Zoo params file, or a models/ name")(
-      "platform", po::value(&platform_name), "cs2 | cs3 | platform file (default cs2)")(
-      "seq-len", po::value<std::string>(), "sequence length override (tokens)")(
-      "json", "print one JSON object");
-  po::positional_options_description pos;
-  pos.add("model", 1);
+  add_command_options(desc, "describe");
+  const auto pos = command_arguments("describe");
   const auto vm = parse_options(
       args, "csxsim describe MODEL_OR_PARAMS_FILE [--platform cs2|cs3|FILE] [--seq-len S] [--json]",
       desc, &pos);
   if (!vm) return 0;
-  const auto d = describe(file, platform_name, optional_count(*vm, "seq-len"));
+  const auto given = given_options(*vm, "describe");
+  const auto d = describe(*given.text("model"), given.text("platform").value_or("cs2"),
+                          optional_count(given.text("seq-len"), "--seq-len"));
   if (vm->count("json"))
     fmt::print("{}\n", io::json_text(to_json(d.scenario, d.platform, d.costs, d.figures), 2));
   else

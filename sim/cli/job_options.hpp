@@ -1,24 +1,18 @@
-// Options shared by run and sweep: everything that overrides a scenario.
+// The options that override a scenario (run, sweep, plan), read from their text.
 #pragma once
 
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <vector>
 
 #include "app/job.hpp"
-#include "cli/options.hpp"
+#include "app/option_table.hpp"
 
 namespace csx::cli {
 
 // The largest --jobs of run and sweep (processes at once).
 inline constexpr std::int64_t kMaxJobs = 1024;
-
-// --jobs, if given: 1 to kMaxJobs `what` run at once. Throws InputError otherwise.
-[[nodiscard]] std::optional<std::int64_t> read_jobs(const po::variables_map& vm, const char* what);
-
-// The options run and sweep share; with `grid` (sweep), --num-csx, --batch-size and --platform
-// are described as the lists they take there.
-void add_job_options(po::options_description& desc, bool grid = false);
 
 // The job options' values as given, as text: from the command line or from the Python
 // module's keyword arguments (docs/python.md#python). Empty: not given.
@@ -28,12 +22,11 @@ struct JobOptionTexts {
   bool compile_only = false;
   std::vector<std::string> platform_overrides;  // KEY=VALUE, in order
 };
-[[nodiscard]] JobOptionTexts job_option_texts(const po::variables_map& vm);
+[[nodiscard]] JobOptionTexts job_option_texts(const app::GivenOptions& given);
 
 // Throws InputError for malformed values, naming the flag. With `grid`, --num-csx and
 // --batch-size are lists read by the sweep, not single values.
 [[nodiscard]] app::Overrides read_overrides(const JobOptionTexts& t, bool grid = false);
-[[nodiscard]] app::Overrides read_overrides(const po::variables_map& vm, bool grid = false);
 
 // A positive whole number given as text for `flag` (--seq-len, --jobs ...); empty: not given.
 [[nodiscard]] std::optional<std::int64_t> optional_count(const std::optional<std::string>& text,

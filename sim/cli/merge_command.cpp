@@ -4,22 +4,20 @@
 
 #include "app/sweep_merge.hpp"
 #include "cli/commands.hpp"
-#include "cli/options.hpp"
+#include "cli/option_descriptions.hpp"
 #include "report/atomic_file.hpp"
 
 namespace csx::cli {
 
 int merge_command(const Args& args) {
   po::options_description desc("merge options");
-  std::vector<std::string> inputs;
-  std::string output;
-  desc.add_options()("inputs", po::value(&inputs)->required()->multitoken(),
-                     "sweep shards, run or plan CSVs")("output,o", po::value(&output)->required(),
-                                                       "merged CSV (- for standard output)");
-  po::positional_options_description pos;
-  pos.add("inputs", -1);
+  add_command_options(desc, "merge");
+  const auto pos = command_arguments("merge");
   const auto vm = parse_options(args, "csxsim merge A.csv B.csv ... -o ALL.csv", desc, &pos);
   if (!vm) return 0;
+  const auto given = given_options(*vm, "merge");
+  const auto inputs = given.texts("inputs");
+  const auto output = *given.text("output");
   if (output != io::kStandardOutput) io::check_output_path(output, "-o", inputs);
   const auto table = app::merge_results(inputs);
   io::OutputFiles files;

@@ -150,11 +150,6 @@ std::string resolve_model_path(const std::string& arg) {
                                did_you_mean(arg, stems)));
 }
 
-std::optional<std::int64_t> optional_count(const po::variables_map& vm, const std::string& flag) {
-  if (!vm.count(flag)) return std::nullopt;
-  return csx::parse_whole(vm[flag].as<std::string>(), "--" + flag, 1);
-}
-
 void print_warnings(const io::Scenario& scenario) {
   for (const auto& w : scenario.warnings) fmt::print(stderr, "warning: {}\n", w);
 }

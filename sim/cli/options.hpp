@@ -31,10 +31,6 @@ namespace csx::cli {
 // A model argument: a path to a YAML file, or the stem of a file in models/ ("gpt3_xl").
 [[nodiscard]] std::string resolve_model_path(const std::string& arg);
 
-// Parses an optional positive integer flag given as text.
-[[nodiscard]] std::optional<std::int64_t> optional_count(const po::variables_map& vm,
-                                                         const std::string& flag);
-
 // Prints the scenario's warnings to stderr, one "warning: ..." line each.
 void print_warnings(const io::Scenario& scenario);
 

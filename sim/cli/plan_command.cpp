@@ -8,7 +8,7 @@
 #include "cli/amounts.hpp"
 #include "cli/commands.hpp"
 #include "cli/job_options.hpp"
-#include "cli/platform_set.hpp"
+#include "cli/option_descriptions.hpp"
 #include "cli/requests.hpp"
 #include "cli/results_output.hpp"
 #include "common/errors.hpp"
@@ -207,51 +207,16 @@ std::string plan_infeasible(const PlanOutcome& plan) {
 
 int plan_command(const Args& args) {
   po::options_description desc("plan options");
-  PlanRequest q;
-  // clang-format off
-  desc.add_options()
-      ("model", po::value(&q.model)->required(), "scenario, Model Zoo file or models/ name")
-      ("tokens", po::value<std::string>(), "token budget (required): e.g. 1e12, 300B")
-      ("deadline", po::value<std::string>(),
-       "time to train at most this: e.g. 7d, 36h; answers the smallest num_csx")
-      ("num-csx", po::value<std::string>(), "cluster sizes to report the time to train of (list)")
-      ("max-num-csx", po::value<std::string>(),
-       "largest num_csx the deadline search tries (default: the platform's largest cluster)")
-      ("batch-size", po::value<std::string>(), "global batch sizes (list; default: the file's)")
-      ("micro-batch-size", po::value<std::string>(), "auto | explore | none | INT | MIN:MAX")
-      ("compile-only", "compile-only mode (required by explore)")
-      ("max-explore", po::value<std::string>(),
-       "explore tries at most this many sizes (default 10000); more is refused")
-      ("platform", po::value<std::string>(), "cs2 | cs3 | platform file, or a list: cs2,cs3")
-      ("seq-len", po::value<std::string>(), "sequence length override (tokens)")
-      ("platform-override", po::value<std::vector<std::string>>()->composing(),
-       "[P:]KEY=VALUE (repeatable)")
-      ("csv", po::value<std::string>(),
-       "write every evaluated candidate to this CSV (- for standard output; the answer then goes "
-       "to standard error)")
-      ("json", po::value<std::string>(),
-       "the same records as JSON, with units and the inputs (- for standard output)")
-      ("jobs,j", po::value<std::string>(), "simulation processes at once (default: one per CPU)")
-      ("quiet,q", "print only the answer");
-  // clang-format on
-  add_platform_set_options(desc);
-  po::positional_options_description pos;
-  pos.add("model", 1);
+  add_command_options(desc, "plan");
+  const auto pos = command_arguments("plan");
   const auto vm = parse_options(
       args,
       "csxsim plan MODEL --tokens T (--deadline D | --num-csx LIST) [--batch-size LIST] "
       "[--platform P1,P2] [--variant NAME:KEY=VALUE,...] [--csv OUT]",
       desc, &pos);
   if (!vm) return 0;
-  q.options = job_option_texts(*vm);
-  const auto text = [&](const char* flag) {
-    return vm->count(flag) ? std::optional((*vm)[flag].as<std::string>()) : std::nullopt;
-  };
-  q.deadline = text("deadline");
-  q.max_num_csx = text("max-num-csx");
-  q.seq_len = text("seq-len");
-  q.jobs = text("jobs");
-  if (vm->count("variant")) q.variants = (*vm)["variant"].as<std::vector<std::string>>();
+  PlanRequest q;
+  read_given(q, given_options(*vm, "plan"));
   const std::string model_path = plan_model_path(q);
   auto out = output_paths(*vm, {"csv", "json"}, {model_path});
   q.csv = out["csv"];

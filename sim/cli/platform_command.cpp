@@ -3,23 +3,18 @@
 #include <fmt/format.h>
 
 #include "cli/commands.hpp"
-#include "cli/options.hpp"
+#include "cli/option_descriptions.hpp"
 #include "input/platform_loader.hpp"
 
 namespace csx::cli {
 
 int platform_command(const Args& args) {
   po::options_description desc("platform options");
-  std::vector<std::string> names;
-  // clang-format off
-  desc.add_options()
-      ("platforms", po::value(&names)->multitoken(), "cs2 | cs3 | platform files (default: cs2 cs3)")
-      ("keys", "list every key with its unit, bounds, meaning and each platform's value");
-  // clang-format on
-  po::positional_options_description pos;
-  pos.add("platforms", -1);
+  add_command_options(desc, "platform");
+  const auto pos = command_arguments("platform");
   const auto vm = parse_options(args, "csxsim platform [cs2|cs3|FILE ...] --keys", desc, &pos);
   if (!vm) return 0;
+  auto names = given_options(*vm, "platform").texts("platforms");
   if (names.empty()) names = {"cs2", "cs3"};
   std::vector<platform::PlatformSpec> specs;
   for (const auto& n : names) specs.push_back(platform::load_platform(n, data_dir()));

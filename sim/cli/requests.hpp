@@ -13,12 +13,15 @@
 
 #include "app/cluster_plan.hpp"
 #include "app/job.hpp"
+#include "app/option_table.hpp"
 #include "app/sweep_table.hpp"
 #include "cli/job_options.hpp"
 #include "common/output_lock.hpp"
 #include "report/results_schema.hpp"
 
 namespace csx::cli {
+
+struct ValidateRequest;
 
 struct RunRequest {
   std::string scenario_file;
@@ -117,6 +120,16 @@ struct SweepOutcome {
 void print_sweep_summary(std::FILE* out, const SweepOutcome& s, const std::string& csv);
 // The message of sweep's InfeasibleError when no point has a fitting candidate; else empty.
 [[nodiscard]] std::string sweep_infeasible(const SweepOutcome& s, const std::string& csv);
+
+// --- the requests' fields from the options given ---
+
+// Each request's fields from the options given to its command (app/option_table.hpp), by the
+// CLI or the Python module: the flags' text, read by execute_*; the output files as given, for
+// the caller to check.
+void read_given(RunRequest& q, const app::GivenOptions& given);
+void read_given(PlanRequest& q, const app::GivenOptions& given);
+void read_given(SweepRequest& q, const app::GivenOptions& given);
+void read_given(ValidateRequest& q, const app::GivenOptions& given);
 
 // --- candidates and describe: the objects their --json prints ---
 

@@ -8,6 +8,7 @@
 #include "cli/amounts.hpp"
 #include "cli/commands.hpp"
 #include "cli/job_options.hpp"
+#include "cli/option_descriptions.hpp"
 #include "cli/requests.hpp"
 #include "cli/results_output.hpp"
 #include "cli/run_report.hpp"
@@ -20,106 +21,6 @@
 #include "report/trace_json.hpp"
 
 namespace csx::cli {
-
-void add_job_options(po::options_description& desc, bool grid) {
-  const char* num_csx =
-      grid ? "num_csx values (LIST: 1,2,4 or 1:64:x2)" : "number of CS-X systems N";
-  const char* batch = grid ? "global batch sizes (LIST of samples: 264,528 or 64:1024:x2)"
-                           : "global batch size B (samples)";
-  const char* platform =
-      grid ? "cs2 | cs3 | platform file, or a list of them: cs2,cs3" : "cs2 | cs3 | platform file";
-  // clang-format off
-  desc.add_options()
-      ("num-csx", po::value<std::string>(), num_csx)
-      ("batch-size", po::value<std::string>(), batch)
-      ("micro-batch-size", po::value<std::string>(), "auto | explore | none | INT | MIN:MAX")
-      ("platform", po::value<std::string>(), platform)
-      ("mode", po::value<std::string>(), "train | eval | train_and_eval")
-      ("compile-only", "compile-only mode (required by explore)")
-      ("steps", po::value<std::string>(), "training steps, for time to train")
-      ("tokens", po::value<std::string>(),
-       "token budget, for time to train: steps = ceil(tokens / (batch x seq_len)); e.g. 1e12, 300B")
-      ("sim-steps", po::value<std::string>(), "steps to simulate (2 to 100, default 2)")
-      ("max-explore", po::value<std::string>(),
-       "explore tries at most this many sizes (default 10000); more is refused")
-      ("seq-len", po::value<std::string>(), "sequence length override (tokens)")
-      ("platform-override", po::value<std::vector<std::string>>()->composing(),
-       "KEY=VALUE, e.g. calibration.step_overhead_s=0.1 (repeatable)");
-  // clang-format on
-}
-
-std::optional<std::int64_t> optional_count(const std::optional<std::string>& text,
-                                           const std::string& flag) {
-  if (!text) return std::nullopt;
-  return csx::parse_whole(*text, flag, 1);
-}
-
-std::optional<std::int64_t> read_jobs(const std::optional<std::string>& text, const char* what) {
-  const auto jobs = optional_count(text, "--jobs");
-  if (jobs && *jobs > kMaxJobs)
-    throw InputError(fmt::format("--jobs = {}: at most {} {} run at once", *jobs, kMaxJobs, what));
-  return jobs;
-}
-
-std::optional<std::int64_t> read_jobs(const po::variables_map& vm, const char* what) {
-  return read_jobs(vm.count("jobs") ? std::optional(vm["jobs"].as<std::string>()) : std::nullopt,
-                   what);
-}
-
-JobOptionTexts job_option_texts(const po::variables_map& vm) {
-  const auto text = [&](const char* flag) {
-    return vm.count(flag) ? std::optional(vm[flag].as<std::string>()) : std::nullopt;
-  };
-  JobOptionTexts t;
-  t.num_csx = text("num-csx");
-  t.batch_size = text("batch-size");
-  t.micro_batch_size = text("micro-batch-size");
-  t.platform = text("platform");
-  t.mode = text("mode");
-  t.steps = text("steps");
-  t.tokens = text("tokens");
-  t.sim_steps = text("sim-steps");
-  t.max_explore = text("max-explore");
-  t.compile_only = vm.count("compile-only") > 0;
-  if (vm.count("platform-override"))
-    t.platform_overrides = vm["platform-override"].as<std::vector<std::string>>();
-  return t;
-}
-
-app::Overrides read_overrides(const po::variables_map& vm, bool grid) {
-  return read_overrides(job_option_texts(vm), grid);
-}
-
-app::Overrides read_overrides(const JobOptionTexts& t, bool grid) {
-  app::Overrides o;
-  if (!grid) {
-    o.num_csx = optional_count(t.num_csx, "--num-csx");
-    o.batch_size = optional_count(t.batch_size, "--batch-size");
-  }
-  if (t.micro_batch_size)
-    o.micro_batch_size = batching::parse_mbs_setting(*t.micro_batch_size, "--micro-batch-size");
-  o.platform = t.platform;
-  if (t.mode) o.mode = io::parse_mode(*t.mode, "--mode");
-  o.compile_only = t.compile_only;
-  o.training_steps = optional_count(t.steps, "--steps");
-  o.max_explore = optional_count(t.max_explore, "--max-explore");
-  if (t.tokens) {
-    if (o.training_steps)
-      throw InputError("--steps and --tokens both set the training length: pass one");
-    o.tokens = parse_amount(*t.tokens, "--tokens");
-  }
-  if (t.sim_steps) {
-    // A whole number of any sign goes to make_job's range check (2 to 100), which names it.
-    o.simulated_steps = parse_whole(*t.sim_steps, "--sim-steps");
-  }
-  for (const auto& kv : t.platform_overrides) {
-    const auto eq = kv.find('=');
-    if (eq == std::string::npos)
-      throw InputError(fmt::format("--platform-override {}: expected KEY=VALUE", kv));
-    o.platform_overrides.emplace_back(kv.substr(0, eq), kv.substr(eq + 1));
-  }
-  return o;
-}
 
 // --trace-max-events' default, and the bytes an event takes in the JSON (measured: 501 MB for
 // 1.94 M events of GPT-3 XL on 64 CS-3 at MBS 1).
@@ -232,44 +133,16 @@ std::string run_infeasible(const RunRequest& q, const RunResult& run) {
 
 int run_command(const Args& args) {
   po::options_description desc("run options");
-  RunRequest q;
-  // clang-format off
-  desc.add_options()("scenario", po::value(&q.scenario_file)->required(),
-                     "scenario or Model Zoo params file");
-  // clang-format on
-  add_job_options(desc);
-  // clang-format off
-  desc.add_options()
-      ("csv", po::value<std::string>(),
-       "write one row per candidate to this CSV file (- for standard output, then no table)")
-      ("json", po::value<std::string>(),
-       "write the CSV's records, units and inputs as JSON (- for standard output)")
-      ("trace", po::value<std::string>(),
-       "write a Chrome trace-event JSON of the chosen candidate's simulated steps")
-      ("trace-systems", po::value<std::string>(),
-       "beyond 64 systems, CS-X systems shown besides csx-0 (LIST of indices)")
-      ("trace-max-events", po::value<std::string>(),
-       "refuse a trace of more events than this (default 500000, about 130 MB)")
-      ("jobs,j", po::value<std::string>(),
-       "simulation processes at once (default: one per CPU; at most 2 are used)")
-      ("quiet,q", "print nothing on stdout (errors and notices still go to stderr)");
-  // clang-format on
-  po::positional_options_description pos;
-  pos.add("scenario", 1);
+  add_command_options(desc, "run");
+  const auto pos = command_arguments("run");
   const auto vm = parse_options(args, "csxsim run SCENARIO [options]", desc, &pos);
   if (!vm) return 0;
+  RunRequest q;
+  read_given(q, given_options(*vm, "run"));
   auto out = output_paths(*vm, {"csv", "trace", "json"}, {q.scenario_file});
   q.csv = out["csv"];
   q.trace = out["trace"];
   q.json = out["json"];
-  q.options = job_option_texts(*vm);
-  const auto text = [&](const char* flag) {
-    return vm->count(flag) ? std::optional((*vm)[flag].as<std::string>()) : std::nullopt;
-  };
-  q.seq_len = text("seq-len");
-  q.jobs = text("jobs");
-  q.trace_systems = text("trace-systems");
-  q.trace_max_events = text("trace-max-events");
   const auto run = execute_run(q);
   // With --csv - or --json -, standard output carries the data alone.
   if (vm->count("quiet") == 0 && !data_on_stdout(*vm)) print_run(stdout, run);

@@ -15,7 +15,7 @@
 #include "cli/amounts.hpp"
 #include "cli/commands.hpp"
 #include "cli/job_options.hpp"
-#include "cli/platform_set.hpp"
+#include "cli/option_descriptions.hpp"
 #include "cli/requests.hpp"
 #include "cli/results_output.hpp"
 #include "common/errors.hpp"
@@ -283,28 +283,8 @@ std::string sweep_infeasible(const SweepOutcome& s, const std::string& csv) {
 
 int sweep_command(const Args& args) {
   po::options_description desc("sweep options");
-  SweepRequest q;
-  // clang-format off
-  desc.add_options()("scenario", po::value(&q.scenario_file)->required(),
-                     "scenario or Model Zoo params file");
-  // clang-format on
-  add_job_options(desc, true);
-  add_platform_set_options(desc);
-  // clang-format off
-  desc.add_options()
-      ("csv", po::value(&q.csv)->required(),
-       "output CSV (rows sorted by platform, num_csx, batch_size); - for standard output, "
-       "written at the end, with no summary and no --resume")
-      ("json", po::value<std::string>(),
-       "also write the CSV's records, units and inputs as JSON (- for standard output)")
-      ("jobs,j", po::value<std::string>(), "grid points simulated in parallel (default 1)")
-      ("shard", po::value<std::string>(), "I/N: run only points with index % N == I")
-      ("resume", "keep the finished points already in --csv and run the rest")
-      ("check-only", "check the inputs, grid, shards and outputs; simulate and write nothing")
-      ("quiet,q", "no progress bar and no summary");
-  // clang-format on
-  po::positional_options_description pos;
-  pos.add("scenario", 1);
+  add_command_options(desc, "sweep");
+  const auto pos = command_arguments("sweep");
   const auto vm = parse_options(
       args,
       "csxsim sweep SCENARIO --num-csx LIST --batch-size LIST [--micro-batch-size SETTING] "
@@ -316,17 +296,9 @@ int sweep_command(const Args& args) {
     throw InputError(
         "sweep needs --num-csx LIST and --batch-size LIST (e.g. 1:16:x2 and "
         "264,528)");
+  SweepRequest q;
+  read_given(q, given_options(*vm, "sweep"));
   q.json = output_paths(*vm, {"csv", "json"}, {q.scenario_file})["json"];
-  q.options = job_option_texts(*vm);
-  const auto text = [&](const char* flag) {
-    return vm->count(flag) ? std::optional((*vm)[flag].as<std::string>()) : std::nullopt;
-  };
-  q.seq_len = text("seq-len");
-  q.jobs = text("jobs");
-  q.shard = text("shard");
-  if (vm->count("variant")) q.variants = (*vm)["variant"].as<std::vector<std::string>>();
-  q.resume = vm->count("resume") > 0;
-  q.check_only = vm->count("check-only") > 0;
   // With --csv - or --json -, standard output carries the data alone: no summary.
   q.quiet = vm->count("quiet") > 0 || (data_on_stdout(*vm) && !q.check_only);
   const auto s = execute_sweep(q, stdout);

@@ -9,7 +9,7 @@
 
 #include "app/validation.hpp"
 #include "cli/commands.hpp"
-#include "cli/options.hpp"
+#include "cli/option_descriptions.hpp"
 #include "cli/requests.hpp"
 #include "cli/results_output.hpp"
 #include "cli/text_sink.hpp"
@@ -159,31 +159,15 @@ nlohmann::ordered_json validate_inputs(const ValidateRequest& q, const std::stri
 
 int validate_command(const Args& args) {
   po::options_description desc("validate options");
-  std::string reference = default_reference();
-  // clang-format off
-  desc.add_options()
-      ("reference", po::value(&reference), "reference file (default platforms/calibration/measurements.yaml)")
-      ("platform-override", po::value<std::vector<std::string>>()->composing(),
-       "[PLATFORM:]KEY=VALUE, e.g. cs2:calibration.step_overhead_s=0.1 (repeatable)")
-      ("csv", po::value<std::string>(),
-       "write one row per measured run to this CSV file (- for standard output, then no report)")
-      ("json", po::value<std::string>(),
-       "write the CSV's records, units and inputs as JSON (- for standard output)")
-      ("only-platform", po::value<std::string>(), "check only the entries of this platform")
-      ("only", po::value<std::string>(), "measured runs only, these names (comma-separated)")
-      ("measurements-only", "skip the auto decisions, memory facts and preferences")
-      ("cross-validate", "refit with each group of current-release runs left out and predict "
-                         "them (tools/calibrate, scipy)")
-      ("group", po::value<std::string>(), "with --cross-validate: what is left out together: "
-                                          "model (default; every run of one model config), "
-                                          "family (one Model Zoo family) or run");
-  // clang-format on
+  add_command_options(desc, "validate");
   const auto vm = parse_options(
       args,
       "csxsim validate [--reference FILE] [--platform-override KEY=VALUE ...] [--csv FILE] "
       "[--cross-validate [--group model|family|run]]",
       desc);
   if (!vm) return 0;
+  const std::string reference =
+      vm->count("reference") ? (*vm)["reference"].as<std::string>() : default_reference();
   if (vm->count("group") && !vm->count("cross-validate"))
     throw InputError("--group is an option of --cross-validate");
   if (vm->count("cross-validate")) {
@@ -206,13 +190,8 @@ int validate_command(const Args& args) {
   }
   auto out = output_paths(*vm, {"csv", "json"}, {reference});
   ValidateRequest q;
+  read_given(q, given_options(*vm, "validate"));
   q.reference = reference;
-  if (vm->count("platform-override"))
-    q.platform_overrides = (*vm)["platform-override"].as<std::vector<std::string>>();
-  const auto sel = selection(*vm);
-  q.only = sel.only;
-  q.only_platform = sel.only_platform;
-  q.measurements_only = sel.measurements_only;
   q.csv = out["csv"];
   q.json = out["json"];
   // With --csv - or --json -, standard output carries the data alone: the report goes nowhere.

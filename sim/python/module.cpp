@@ -1,10 +1,11 @@
 // The compiled part of the Python module csxsim (docs/python.md#python): run, sweep, plan,
 // validate, candidates and describe as the requests of cli/requests.hpp, built from the keyword
-// arguments (the flags' values as text, read and refused by the CLI's own code), executed in
-// this process through the application layer (app::make_job / run_job, app::plan_clusters, the
-// sweep grid, app/validation.hpp). The records come from the result structs through the
-// tables' schemas (report/results_schema.hpp), the text is what the CLI's printing functions write
-// into an in-memory stream. No file descriptor is redirected and no file is written but those asked
+// arguments (checked against the option table, app/option_table.hpp; the flags' values as
+// text, read and refused by the CLI's own code), executed in this process through the
+// application layer (app::make_job / run_job, app::plan_clusters, the sweep grid,
+// app/validation.hpp). The records come from the result structs through the tables' schemas
+// (report/results_schema.hpp), the text is what the CLI's printing functions write into an
+// in-memory stream. No file descriptor is redirected and no file is written but those asked
 // for (a sweep's csv=, run's trace=, an interrupted sweep's finished points).
 //
 // One call at a time: a module-level mutex is held for each call (the GIL released while it
@@ -26,7 +27,7 @@
 #include <variant>
 #include <vector>
 
-#include "cli/job_options.hpp"
+#include "app/option_table.hpp"
 #include "cli/requests.hpp"
 #include "cli/results_output.hpp"
 #include "cli/text_sink.hpp"
@@ -168,42 +169,74 @@ py::dict to_python(const Output& out) {
   return d;
 }
 
-// The request's fields from the keyword arguments csxsim/__init__.py passes: text, or None.
-std::optional<std::string> text(const py::dict& d, const char* key) {
-  if (!d.contains(key) || d[key].is_none()) return std::nullopt;
-  return d[key].cast<std::string>();
-}
-std::vector<std::string> texts(const py::dict& d, const char* key) {
-  if (!d.contains(key) || d[key].is_none()) return {};
-  return d[key].cast<std::vector<std::string>>();
-}
-bool flag(const py::dict& d, const char* key) {
-  return d.contains(key) && d[key].cast<bool>();
+// The options of a call to `command` from the keyword arguments csxsim/__init__.py passes (each
+// a str, a list of str or a bool; None left out), checked against the option table; `argument`
+// is the command's argument (its flag and value), if it takes one.
+csx::app::GivenOptions given(const char* command, const py::dict& kw,
+                             std::optional<std::pair<const char*, std::string>> argument = {}) {
+  std::vector<std::pair<std::string, std::vector<std::string>>> keywords;
+  for (const auto& [key, value] : kw) {
+    if (value.is_none()) continue;
+    auto& values =
+        keywords.emplace_back(key.cast<std::string>(), std::vector<std::string>{}).second;
+    if (py::isinstance<py::bool_>(value)) {
+      if (!value.cast<bool>()) keywords.pop_back();
+    } else if (py::isinstance<py::str>(value)) {
+      values.push_back(value.cast<std::string>());
+    } else {
+      values = value.cast<std::vector<std::string>>();
+    }
+  }
+  auto options = csx::app::given_keywords(command, keywords);
+  if (argument) options.set(argument->first, {argument->second});
+  return options;
 }
 
-csx::cli::JobOptionTexts job_options(const py::dict& d) {
-  csx::cli::JobOptionTexts t;
-  t.num_csx = text(d, "num_csx");
-  t.batch_size = text(d, "batch_size");
-  t.micro_batch_size = text(d, "micro_batch_size");
-  t.platform = text(d, "platform");
-  t.mode = text(d, "mode");
-  t.steps = text(d, "steps");
-  t.tokens = text(d, "tokens");
-  t.sim_steps = text(d, "sim_steps");
-  t.max_explore = text(d, "max_explore");
-  t.compile_only = flag(d, "compile_only");
-  t.platform_overrides = texts(d, "platform_override");
-  return t;
+// What csxsim/__init__.py builds a function's signature and reads its keyword arguments from:
+// for each option `command` takes in Python, in the table's order, its keyword, flag, value
+// type, whether it is the function's (positional) argument and whether it is required.
+py::list python_options(const std::string& command) {
+  using csx::app::ValueType;
+  py::list out;
+  for (const auto& o : csx::app::command_options(command)) {
+    if (!o.in_python()) continue;
+    const char* kind = "text";
+    switch (o.type) {
+      case ValueType::kSwitch:
+        kind = "switch";
+        break;
+      case ValueType::kCountList:
+        kind = "list";
+        break;
+      case ValueType::kPlatforms:
+        kind = "platforms";
+        break;
+      case ValueType::kNames:
+        kind = "names";
+        break;
+      case ValueType::kKeyValues:
+        kind = "key_values";
+        break;
+      case ValueType::kVariants:
+        kind = "variants";
+        break;
+      default:
+        break;
+    }
+    py::dict d;
+    d["keyword"] = std::string(o.spec->keyword);
+    d["flag"] = "--" + std::string(o.spec->flag);
+    d["kind"] = kind;
+    d["argument"] = o.argument;
+    d["required"] = o.argument || o.python_required;
+    out.append(std::move(d));
+  }
+  return out;
 }
 
 py::dict run(const std::string& scenario, const py::dict& kw) {
   csx::cli::RunRequest q;
-  q.scenario_file = scenario;
-  q.options = job_options(kw);
-  q.seq_len = text(kw, "seq_len");
-  q.jobs = text(kw, "jobs");
-  q.trace = text(kw, "trace").value_or("");
+  csx::cli::read_given(q, given("run", kw, {{"scenario", scenario}}));
   if (!q.trace.empty()) csx::io::check_output_path(q.trace, "--trace", {scenario});
   return to_python(locked([&] {
     const auto r = csx::cli::execute_run(q);
@@ -234,18 +267,10 @@ std::string keep_finished_points(const std::string& rows) {
 
 py::dict sweep(const std::string& scenario, const py::dict& kw) {
   csx::cli::SweepRequest q;
-  q.scenario_file = scenario;
-  q.options = job_options(kw);
-  q.seq_len = text(kw, "seq_len");
-  q.jobs = text(kw, "jobs");
-  q.shard = text(kw, "shard");
-  q.variants = texts(kw, "variant");
-  const auto csv = text(kw, "csv");
-  if (csv) {
-    csx::io::check_output_path(*csv, "--csv", {scenario});
-    q.csv = *csv;
-  }
-  q.resume = flag(kw, "resume");
+  const auto options = given("sweep", kw, {{"scenario", scenario}});
+  csx::cli::read_given(q, options);
+  const auto csv = options.text("csv");
+  if (csv) csx::io::check_output_path(*csv, "--csv", {scenario});
   return to_python(locked([&] {
     const auto s = csx::cli::execute_sweep(q, stderr);
     Output out;
@@ -272,13 +297,7 @@ py::dict sweep(const std::string& scenario, const py::dict& kw) {
 
 py::dict plan(const std::string& model, const py::dict& kw) {
   csx::cli::PlanRequest q;
-  q.model = model;
-  q.options = job_options(kw);
-  q.deadline = text(kw, "deadline");
-  q.max_num_csx = text(kw, "max_num_csx");
-  q.seq_len = text(kw, "seq_len");
-  q.jobs = text(kw, "jobs");
-  q.variants = texts(kw, "variant");
+  csx::cli::read_given(q, given("plan", kw, {{"model", model}}));
   return to_python(locked([&] {
     const auto p = csx::cli::execute_plan(q, csx::cli::plan_model_path(q));
     Output out;
@@ -294,11 +313,7 @@ py::dict plan(const std::string& model, const py::dict& kw) {
 
 py::dict validate(const py::dict& kw) {
   csx::cli::ValidateRequest q;
-  q.reference = text(kw, "reference");
-  q.platform_overrides = texts(kw, "platform_override");
-  q.only = text(kw, "only");
-  q.only_platform = text(kw, "only_platform");
-  q.measurements_only = flag(kw, "measurements_only");
+  csx::cli::read_given(q, given("validate", kw));
   return to_python(locked([&] {
     csx::cli::TextSink sink;
     const auto v = csx::cli::execute_validate(q, sink.file());
@@ -311,21 +326,24 @@ py::dict validate(const py::dict& kw) {
   }));
 }
 
-py::object candidates(const std::string& batch_size, const std::string& num_csx,
-                      const std::string& micro_batch_size) {
+py::object candidates(const py::dict& kw) {
+  const auto options = given("candidates", kw);
   const auto out = locked([&] {
     Output o;
-    o.object = csx::cli::candidates_json(batch_size, num_csx, micro_batch_size);
+    o.object = csx::cli::candidates_json(options.text("batch-size").value_or(""),
+                                         options.text("num-csx").value_or(""),
+                                         options.text("micro-batch-size").value_or("auto"));
     return o;
   });
   return to_python(out.object);
 }
 
-py::object describe(const std::string& model, const std::string& platform,
-                    const std::optional<std::string>& seq_len) {
+py::object describe(const std::string& model, const py::dict& kw) {
+  const auto options = given("describe", kw);
   const auto out = locked([&] {
     Output o;
-    o.object = csx::cli::describe_json(model, platform, seq_len);
+    o.object = csx::cli::describe_json(model, options.text("platform").value_or("cs2"),
+                                       options.text("seq-len"));
     return o;
   });
   return to_python(out.object);
@@ -355,8 +373,20 @@ PYBIND11_MODULE(_csxsim, m) {
   m.def("sweep", &sweep, py::arg("scenario"), py::arg("options"), returns);
   m.def("plan", &plan, py::arg("model"), py::arg("options"), returns);
   m.def("validate", &validate, py::arg("options"), returns);
-  m.def("candidates", &candidates, py::arg("batch_size"), py::arg("num_csx"),
-        py::arg("micro_batch_size"), "The dict `csxsim candidates --json` prints.");
-  m.def("describe", &describe, py::arg("model"), py::arg("platform"), py::arg("seq_len"),
+  m.def("candidates", &candidates, py::arg("options"),
+        "The dict `csxsim candidates --json` prints.");
+  m.def("describe", &describe, py::arg("model"), py::arg("options"),
         "The dict `csxsim describe --json` prints.");
+  m.def(
+      "check_keywords",
+      [](const std::string& command, const std::vector<std::string>& keywords) {
+        std::vector<std::pair<std::string, std::vector<std::string>>> given;
+        for (const auto& k : keywords) given.emplace_back(k, std::vector<std::string>{});
+        (void)csx::app::given_keywords(command, given);
+      },
+      py::arg("command"), py::arg("keywords"),
+      "Raises InputError (with a did-you-mean) for the first keyword `command` does not take.");
+  m.def("options", &python_options, py::arg("command"),
+        "The keyword arguments of a command, from the option table: keyword, flag, kind "
+        "(switch, text, list, platforms, names, key_values, variants), argument, required.");
 }

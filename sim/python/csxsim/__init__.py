@@ -6,6 +6,8 @@ Errors raise InputError (a ValueError: bad input, the CLI's exit status 2) or In
 (nothing fits, status 1; its .result holds the rows that say why), with the CLI's message.
 Calls from several threads run one at a time (the compiled part holds a lock for each call).
 """
+import functools
+import inspect
 import os
 
 from . import _csxsim
@@ -93,11 +95,6 @@ def _pairs(value, what):
     raise InputError(f"{what} = {value!r}: expected a dict of KEY: value or a list of 'KEY=VALUE'")
 
 
-def _overrides(value):
-    """platform_override: {"KEY": value} or ["KEY=VALUE", ...] -> ["KEY=VALUE", ...]."""
-    return None if value is None else _pairs(value, "platform_override")
-
-
 def _variants(value):
     """variant: {"NAME": {"KEY": value}} or ["NAME:KEY=VALUE,..."] -> ["NAME:KEY=VALUE,..."]."""
     if value is None:
@@ -112,29 +109,81 @@ def _variants(value):
 
 def _platforms(value):
     """platform: a name, a file, or a list of them."""
-    return _list(value, "platform") if isinstance(value, (list, tuple)) else value
+    return _list(value, "platform") if isinstance(value, (list, tuple)) else _text(value, "platform")
 
 
-# Options that are switches (True sets them); every other option takes a value.
-_SWITCHES = {"compile_only", "measurements_only", "resume"}
+def _names(value, what):
+    """only: names, comma-separated, or a list of them."""
+    return ",".join(value) if isinstance(value, (list, tuple)) else _text(value, what)
 
 
-def _request(**options):
-    """Keyword arguments as the request's fields: each value as the flag's text (switches as
-    bool); None leaves an option out."""
-    request = {}
-    for key, value in options.items():
-        if value is None:
+def _switch(value, what):
+    if not isinstance(value, bool):
+        raise InputError(f"{what} = {value!r}: expected True or False")
+    return value
+
+
+# How each kind of value of the option table (_csxsim.options) becomes the flag's text.
+_CONVERT = {
+    "switch": _switch,
+    "text": _text,
+    "list": _list,
+    "platforms": lambda value, what: _platforms(value),
+    "names": _names,
+    "key_values": lambda value, what: _pairs(value, what),
+    "variants": lambda value, what: _variants(value),
+}
+
+
+@functools.lru_cache(maxsize=None)
+def _options(command):
+    """{keyword: option} of `command` in the option table."""
+    return {o["keyword"]: o for o in _csxsim.options(command)}
+
+
+@functools.lru_cache(maxsize=None)
+def _signature(command):
+    """The signature of `command`'s function, from the option table: its argument (if any),
+    then its options as keyword-only arguments (None, or False for a switch, when optional)."""
+    params = []
+    for o in _options(command).values():
+        if o["argument"]:
+            params.append(inspect.Parameter(o["keyword"], inspect.Parameter.POSITIONAL_OR_KEYWORD))
             continue
-        if key in _SWITCHES:
-            if not isinstance(value, bool):
-                raise InputError(f"{key} = {value!r}: expected True or False")
-            request[key] = value
-        elif key in ("platform_override", "variant"):
-            request[key] = value  # already lists of text
-        else:
-            request[key] = _text(value, key)
-    return request
+        default = inspect.Parameter.empty if o["required"] else (
+            False if o["kind"] == "switch" else None)
+        params.append(inspect.Parameter(o["keyword"], inspect.Parameter.KEYWORD_ONLY,
+                                        default=default))
+    return inspect.Signature(params)
+
+
+def _request(command, *args, **options):
+    """The call's arguments as the request's fields, read by the option table: an unknown
+    keyword is refused as the CLI refuses an unknown option (with a did-you-mean), a missing
+    required one is a TypeError; each value becomes the flag's text (switches stay bool) and
+    None leaves an option out. Returns (the argument's text or None, {keyword: text})."""
+    table = _options(command)
+    unknown = [k for k in options if k not in table or table[k]["argument"]]
+    if unknown:
+        _csxsim.check_keywords(command, unknown)  # raises InputError, naming the closest
+    try:
+        bound = _signature(command).bind(*args, **options)
+    except TypeError as e:
+        raise TypeError(f"{command}(): {e}") from None
+    argument, request = None, {}
+    for key, value in bound.arguments.items():
+        o = table[key]
+        if o["argument"]:
+            argument = _text(value, key)
+        elif value is not None:
+            request[key] = _CONVERT[o["kind"]](value, key)
+    return argument, request
+
+
+def _command(name, function):
+    """`function` with the signature of the option table's command `name`."""
+    function.__signature__ = _signature(name)
+    return function
 
 
 def _result(out):
@@ -151,27 +200,20 @@ def _result(out):
     return result
 
 
-def run(scenario, *, num_csx=None, batch_size=None, micro_batch_size=None, platform=None,
-        mode=None, compile_only=False, steps=None, tokens=None, sim_steps=None, seq_len=None,
-        platform_override=None, jobs=None, trace=None):
+def run(*args, **options):
     """csxsim run SCENARIO: each candidate of the MBS setting, simulated; returns a Result.
 
     scenario: a scenario or Model Zoo params file. The options are run's flags
-    (docs/cli.md#options-of-run-and-sweep): micro_batch_size "auto" | "explore" | "none" | int |
-    "MIN:MAX"; platform
-    "cs2" | "cs3" | a file; mode "train" | "eval" | "train_and_eval"; platform_override
-    {"KEY": value} or ["[P:]KEY=VALUE"]; trace: a path for the Chrome trace JSON.
+    (docs/cli.md#options): micro_batch_size "auto" | "explore" | "none" | int | "MIN:MAX";
+    platform "cs2" | "cs3" | a file; mode "train" | "eval" | "train_and_eval";
+    platform_override {"KEY": value} or ["[P:]KEY=VALUE"]; trace: a path for the Chrome trace
+    JSON.
     """
-    request = _request(num_csx=num_csx, batch_size=batch_size, micro_batch_size=micro_batch_size,
-                       platform=platform, mode=mode, compile_only=compile_only, steps=steps,
-                       tokens=tokens, sim_steps=sim_steps, seq_len=seq_len, jobs=jobs, trace=trace,
-                       platform_override=_overrides(platform_override))
-    return _result(_csxsim.run(_text(scenario, "scenario"), request))
+    scenario, request = _request("run", *args, **options)
+    return _result(_csxsim.run(scenario, request))
 
 
-def sweep(scenario, *, num_csx, batch_size, micro_batch_size=None, platform=None, mode=None,
-          compile_only=False, steps=None, tokens=None, sim_steps=None, seq_len=None,
-          platform_override=None, variant=None, jobs=None, shard=None, csv=None, resume=False):
+def sweep(*args, **options):
     """csxsim sweep: run's search over the grid num_csx x batch_size; returns a Result.
 
     num_csx, batch_size: "1:16:x2", "264,528", "256:2048:+256", an int or a list of ints.
@@ -181,52 +223,38 @@ def sweep(scenario, *, num_csx, batch_size, micro_batch_size=None, platform=None
     csv: a path for the CSV, which then stays (an interrupted sweep's finished points are
     kept there); resume=True keeps the finished points already in it (the CLI's --resume).
     """
-    if resume and csv is None:
+    scenario, request = _request("sweep", *args, **options)
+    if request.get("resume") and "csv" not in request:
         raise InputError("resume=True needs csv=PATH: the CSV whose finished points to keep")
-    request = _request(num_csx=_list(num_csx, "num_csx"), batch_size=_list(batch_size, "batch_size"),
-                       micro_batch_size=micro_batch_size, platform=_platforms(platform), mode=mode,
-                       compile_only=compile_only, steps=steps, tokens=tokens, sim_steps=sim_steps,
-                       seq_len=seq_len, jobs=jobs, shard=shard, csv=csv, resume=resume,
-                       platform_override=_overrides(platform_override), variant=_variants(variant))
-    return _result(_csxsim.sweep(_text(scenario, "scenario"), request))
+    return _result(_csxsim.sweep(scenario, request))
 
 
-def plan(model, *, tokens, deadline=None, num_csx=None, batch_size=None, micro_batch_size=None,
-         platform=None, variant=None, max_num_csx=None, seq_len=None, platform_override=None,
-         jobs=None):
+def plan(*args, **options):
     """csxsim plan: the smallest num_csx that trains `tokens` within `deadline` ("7d", "36h"),
     or the time to train on the clusters `num_csx`; returns a Result (every evaluated candidate;
     .text holds the table and the answer lines)."""
-    request = _request(tokens=tokens, deadline=deadline,
-                       num_csx=None if num_csx is None else _list(num_csx, "num_csx"),
-                       batch_size=None if batch_size is None else _list(batch_size, "batch_size"),
-                       micro_batch_size=micro_batch_size, platform=_platforms(platform),
-                       max_num_csx=max_num_csx, seq_len=seq_len, jobs=jobs,
-                       platform_override=_overrides(platform_override), variant=_variants(variant))
-    return _result(_csxsim.plan(_text(model, "model"), request))
+    model, request = _request("plan", *args, **options)
+    return _result(_csxsim.plan(model, request))
 
 
-def validate(*, reference=None, platform_override=None, only_platform=None, only=None,
-             measurements_only=False):
+def validate(*args, **options):
     """csxsim validate: the measured runs against the simulation; returns a Result (one record
     per measured run; .status is 1 when a check failed, .text the CLI's report)."""
-    if isinstance(only, (list, tuple)):
-        only = ",".join(only)
-    request = _request(reference=reference, only_platform=only_platform, only=only,
-                       measurements_only=measurements_only,
-                       platform_override=_overrides(platform_override))
+    _, request = _request("validate", *args, **options)
     return _result(_csxsim.validate(request))
 
 
-def candidates(*, batch_size, num_csx, micro_batch_size=None):
+def candidates(*args, **options):
     """csxsim candidates --json: the batching rules alone, as a dict."""
-    return _csxsim.candidates(_text(batch_size, "batch_size"), _text(num_csx, "num_csx"),
-                              "auto" if micro_batch_size is None
-                              else _text(micro_batch_size, "micro_batch_size"))
+    _, request = _request("candidates", *args, **options)
+    return _csxsim.candidates(request)
 
 
-def describe(model, *, platform=None, seq_len=None):
+def describe(*args, **options):
     """csxsim describe --json: a model (file or models/ name) on a platform, as a dict."""
-    return _csxsim.describe(_text(model, "model"),
-                            "cs2" if platform is None else _text(platform, "platform"),
-                            None if seq_len is None else _text(seq_len, "seq_len"))
+    model, request = _request("describe", *args, **options)
+    return _csxsim.describe(model, request)
+
+
+for _f in (run, sweep, plan, validate, candidates, describe):
+    _command(_f.__name__, _f)

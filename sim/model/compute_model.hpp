@@ -13,7 +13,8 @@
 // against 4-wide: Cerebras CS-3 announcement, 2024; The Next Platform, 2024-03-14) needs twice
 // the tokens for the same fill.
 //
-// Attention products (scores Q K^T and weighted values A V) stream no weights: per score a core
+// Attention products (scores Q K^T and weighted values A V) stream no weights (the SRAM
+// roofline below caps them as it caps every product): per score a core
 // does 2 x head_dim multiply-adds, 2 d / simd_width cycles, plus s cycles of elementwise softmax
 // and mask work (`softmax_cycles_per_score`), so they run at
 //   attention_fill = (2 d / w) / (2 d / w + s)
@@ -25,6 +26,7 @@
 // hop per cycle: Cerebras SDK, "A Conceptual View"), so it runs at
 //   reduction_fill = (K / (columns x w)) / (K / (columns x w) + r):
 // narrow layers and wide SIMD (CS-3 doubles the lanes, not the fabric) reduce more per FLOP.
+// r is fitted, one value for every platform (docs/model.md#compute-model).
 // A core's SRAM feeds its FMACs: a busy core's products need m = `sram_bytes_per_flop` bytes of
 // SRAM traffic per FLOP (activation reads, partial-sum reads and writes, less what registers
 // reuse). A platform supplies sram_bandwidth_Bps / peak_flops bytes per FLOP: 2.67 on a CS-2,
@@ -32,8 +34,8 @@
 // Platform, 2024-03-14). compute_efficiency stands for the cores that hold no work and the
 // pipeline bubbles; the busy cores' rate is capped by their SRAM (a roofline):
 //   sram_fill = min(1, (sram_bandwidth_Bps / peak_flops) / m)   (1 when m = 0).
-// No model shape enters, so it scales every product of a platform alike: one factor per
-// platform, derived from its SRAM bandwidth per FLOP (docs/calibration.md#accuracy).
+// No model shape enters, so it scales every product of a platform alike. The platform files
+// set m = 0 (off): fitted with r it goes to 0 (docs/calibration.md#accuracy).
 // A kernel's time is
 //   t = sum over its products of F_i / fill_i /
 //       (peak_flops x compute_efficiency x simd_fill x sram_fill) + kernel_overhead_s

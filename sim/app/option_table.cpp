@@ -75,8 +75,8 @@ const std::vector<OptionSpec> kSpecs{
     {"measurements-only", "measurements_only", V::kSwitch, "", "",
      "skip the auto decisions, memory facts and preferences"},
     {"cross-validate", "cross_validate", V::kSwitch, "", "",
-     "refit with each group of current-release runs left out and predict them (tools/calibrate, "
-     "scipy)"},
+     "refit with each group of current-release runs left out and predict them (csxsim calibrate "
+     "--cross-validate)"},
     {"group", "group", V::kText, "model", "",
      "with --cross-validate: what is left out together: model (default; every run of one model "
      "config), family (one Model Zoo family) or run"},
@@ -87,6 +87,16 @@ const std::vector<OptionSpec> kSpecs{
      "cs2 | cs3 | platform files (default: cs2 cs3)"},
     {"keys", "keys", V::kSwitch, "", "",
      "list every key with its unit, bounds, meaning and each platform's value"},
+    // calibrate.
+    {"write", "write", V::kSwitch, "", "",
+     "write the fit and prediction_log_sd into platforms/*.yaml"},
+    {"check", "check", V::kSwitch, "", "", "exit 1 when platforms/*.yaml differ from a fresh fit"},
+    {"free", "free", V::kRanges, "", "",
+     "KEY:LOW:HIGH: also fit calibration.KEY within LOW-HIGH (repeatable; not with --write or "
+     "--check)"},
+    // columns.
+    {"table", "table", V::kText, "results", "",
+     "results (run, sweep, plan and merge; the default) or validate"},
 };
 
 // --platform of sweep and plan.
@@ -231,6 +241,26 @@ const std::map<std::string_view, std::vector<OptionUse>>& uses_by_command() {
            {.flag = "platforms", .surface = Surface::kCli, .argument = true},
            {.flag = "keys", .surface = Surface::kCli},
        }},
+      {"calibrate",
+       {
+           {.flag = "reference", .help = "fit data (default platforms/calibration/measurements.yaml)",
+            .surface = Surface::kCli},
+           {.flag = "cross-validate", .help = "leave each group out in turn, refit, and predict it",
+            .surface = Surface::kCli},
+           {.flag = "group",
+            .help = "with --cross-validate: what is left out together: model (default), family or "
+                    "run",
+            .surface = Surface::kCli},
+           {.flag = "write", .surface = Surface::kCli},
+           {.flag = "check", .surface = Surface::kCli},
+           {.flag = "free", .surface = Surface::kCli},
+       }},
+      {"columns",
+       {
+           {.flag = "table", .surface = Surface::kCli, .argument = true},
+           {.flag = "json", .help = "print a JSON array of {name, unit, type}", .type = V::kSwitch,
+            .surface = Surface::kCli},
+       }},
   };
   return table;
 }
@@ -268,6 +298,8 @@ std::string_view type_name(ValueType type) {
       return "names (list)";
     case V::kKeyValues:
       return "KEY=VALUE, repeatable";
+    case V::kRanges:
+      return "KEY:LOW:HIGH, repeatable";
     case V::kVariants:
       return "NAME:KEY=VALUE,..., repeatable";
     case V::kFiles:
@@ -281,8 +313,9 @@ const std::vector<OptionSpec>& option_specs() {
 }
 
 const std::vector<std::string_view>& option_commands() {
-  static const std::vector<std::string_view> names{"run",        "sweep",    "plan",  "validate",
-                                                   "candidates", "describe", "merge", "platform"};
+  static const std::vector<std::string_view> names{
+      "run",        "sweep",    "plan",  "validate", "calibrate",
+      "candidates", "describe", "merge", "platform", "columns"};
   return names;
 }
 

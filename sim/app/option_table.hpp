@@ -27,6 +27,7 @@ enum class ValueType {
   kPlatforms,  // a platform name or file, or a list of them (Python: also a list)
   kNames,      // names, comma-separated (Python: also a list)
   kKeyValues,  // KEY=VALUE, repeatable (Python: a dict or a list)
+  kRanges,     // KEY:LOW:HIGH, repeatable (CLI only: csxsim calibrate --free)
   kVariants,   // NAME:KEY=VALUE[,KEY=VALUE...], repeatable (Python: a dict or a list)
   kFiles,      // one or more files (a command's arguments)
 };

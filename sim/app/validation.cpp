@@ -2,8 +2,6 @@
 #include "app/validation.hpp"
 
 #include <fmt/format.h>
-#include <sys/wait.h>
-#include <unistd.h>
 #include <algorithm>
 #include <cmath>
 #include <filesystem>
@@ -261,35 +259,6 @@ PreferenceCheck check_preference(const Entry& e, const ValidationSetup& setup) {
       check.fastest = sorted[0]->micro_batch_size;
     }
   return check;
-}
-
-// tools/calibrate --cross-validate (Debian's python3 with scipy), with this binary and file.
-void cross_validate(const std::string& reference, const std::string& group,
-                    const std::string& data_dir) {
-  const std::string tool = (fs::path(data_dir) / "tools" / "calibrate").string();
-  std::error_code ec;
-  const std::string self = fs::read_symlink("/proc/self/exe", ec).string();
-  std::vector<std::string> argv{tool, "--cross-validate", "--group", group, "--csxsim",
-                                self, "--reference",      reference};
-  std::vector<char*> cargv;
-  for (auto& a : argv) cargv.push_back(a.data());
-  cargv.push_back(nullptr);
-  std::fflush(stdout);
-  const pid_t pid = ::fork();
-  if (pid == 0) {
-    ::execv(tool.c_str(), cargv.data());
-    std::_Exit(127);
-  }
-  int status = 0;
-  ::waitpid(pid, &status, 0);
-  if (WIFEXITED(status) && WEXITSTATUS(status) == 2)
-    throw InputError(
-        fmt::format("{} --cross-validate refused the reference (its message "
-                    "above)",
-                    tool));
-  if (!WIFEXITED(status) || WEXITSTATUS(status) != 0)
-    throw std::runtime_error(fmt::format("{} --cross-validate failed (status {})", tool,
-                                         WIFEXITED(status) ? WEXITSTATUS(status) : -1));
 }
 
 }  // namespace csx::app

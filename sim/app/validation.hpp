@@ -1,6 +1,6 @@
 // validate's checks of the reference file (docs/calibration.md#accuracy): measured runs of current
 // and older releases, what the real `auto` chose, micro-batch sizes that compiled on real hardware,
-// and which MBS real hardware preferred; the leave-one-out refit (tools/calibrate).
+// and which MBS real hardware preferred (the calibration fit: app/cross_validation.hpp).
 #pragma once
 
 #include <cstdint>
@@ -107,11 +107,5 @@ struct PreferenceCheck {
 };
 // Throws as check_measurement.
 [[nodiscard]] PreferenceCheck check_preference(const Entry& e, const ValidationSetup& setup);
-
-// tools/calibrate --cross-validate --group `group` (model, family or run) on `reference`, with
-// this executable; its output goes to this process's stdout. Throws InputError when it refuses
-// the reference (status 2), std::runtime_error when it fails.
-void cross_validate(const std::string& reference, const std::string& group,
-                    const std::string& data_dir);
 
 }  // namespace csx::app

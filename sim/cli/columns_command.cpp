@@ -14,16 +14,11 @@ namespace csx::cli {
 
 int columns_command(const Args& args) {
   po::options_description desc("columns options");
-  std::string table = "results";
-  // clang-format off
-  desc.add_options()
-      ("table", po::value(&table), "results (run, sweep, plan and merge; the default) or validate")
-      ("json", "print a JSON array of {name, unit, type}");
-  // clang-format on
-  po::positional_options_description pos;
-  pos.add("table", 1);
+  add_command_options(desc, "columns");
+  auto pos = command_arguments("columns");
   const auto vm = parse_options(args, "csxsim columns [results|validate] [--json]", desc, &pos);
   if (!vm) return 0;
+  const std::string table = vm->count("table") ? (*vm)["table"].as<std::string>() : "results";
   const std::vector<std::string> tables{"results", "validate"};
   if (table != "results" && table != "validate")
     throw InputError(fmt::format("columns: unknown table '{}' (tables: results, validate){}", table,

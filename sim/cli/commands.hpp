@@ -9,6 +9,7 @@ namespace csx::cli {
 
 using Args = std::vector<std::string>;
 
+int calibrate_command(const Args& args);
 int candidates_command(const Args& args);
 int columns_command(const Args& args);
 int describe_command(const Args& args);

@@ -25,6 +25,8 @@ struct Command {
 
 const std::map<std::string, Command>& commands() {
   static const std::map<std::string, Command> table{
+      {"calibrate",
+       {csx::cli::calibrate_command, "fit the calibration to the measured runs; cross-validate"}},
       {"candidates",
        {csx::cli::candidates_command, "per-system batches, supported MBS set, MBS resolution"}},
       {"run", {csx::cli::run_command, "simulate a scenario: candidates, step time, memory fit"}},

@@ -11,7 +11,8 @@ namespace {
 using app::ValueType;
 
 bool repeatable(ValueType type) {
-  return type == ValueType::kKeyValues || type == ValueType::kVariants || type == ValueType::kFiles;
+  return type == ValueType::kKeyValues || type == ValueType::kRanges ||
+         type == ValueType::kVariants || type == ValueType::kFiles;
 }
 
 // "num-csx" or "output,o", as Boost names an option with its short form.

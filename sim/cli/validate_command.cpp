@@ -1,6 +1,6 @@
 // `csxsim validate`: options, the checks of app/validation.hpp entry by entry, their tables
-// and summaries (docs/calibration.md#accuracy); --cross-validate hands the leave-one-out refit to
-// tools/calibrate.
+// and summaries (docs/calibration.md#accuracy); --cross-validate runs the calibration's grouped
+// cross-validation (cli/calibration_report.hpp).
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 #include <algorithm>
@@ -8,6 +8,7 @@
 #include <optional>
 
 #include "app/validation.hpp"
+#include "cli/calibration_report.hpp"
 #include "cli/commands.hpp"
 #include "cli/option_descriptions.hpp"
 #include "cli/requests.hpp"
@@ -185,8 +186,11 @@ int validate_command(const Args& args) {
                         other));
     // The file is checked here (exit 2 naming what is wrong) before the refit starts.
     (void)app::read_reference({reference, {}, data_dir()}, selection(*vm));
-    app::cross_validate(fs::absolute(reference).string(), group, data_dir());
-    return 0;
+    CalibrateSettings s;
+    s.reference = reference;
+    s.cross_validate = true;
+    s.group = group;
+    return run_calibration(s, stdout);
   }
   auto out = output_paths(*vm, {"csv", "json"}, {reference});
   ValidateRequest q;

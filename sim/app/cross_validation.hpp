@@ -1,0 +1,69 @@
+// The calibration fit of a reference's current-release runs and its grouped cross-validation
+// (docs/calibration.md#calibration and #accuracy): each group of runs left out, the rest refitted
+// from the full fit, the left-out runs predicted; the coverage of the out-of-sample 80 %
+// intervals.
+#pragma once
+
+#include <cstddef>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "app/calibration_runs.hpp"
+#include "app/robust_fit.hpp"
+
+namespace csx::app {
+
+// The run-to-run noise of one config, 10 % (docs/calibration.md#calibration): ln residuals beyond
+// it count linearly in the fit (soft_l1's scale), so one model's outlying runs cannot pull every
+// other prediction.
+inline constexpr double kRunNoise = 0.1;
+
+// The values minimising the soft_l1 cost of ln(simulated / measured) over the runs `members`
+// (indices into runs.runs()) within the parameters' bounds, from x0 (fit_robust's settings,
+// f_scale kRunNoise). Throws as CalibrationRuns::simulate.
+[[nodiscard]] std::vector<double> fit_calibration(CalibrationRuns& runs,
+                                                  const std::vector<std::size_t>& members,
+                                                  const std::vector<double>& x0);
+
+// ln(simulated / measured) of run i.
+[[nodiscard]] double log_residual(const CalibrationRuns& runs, const SimulatedRun& s,
+                                  std::size_t i);
+
+// What leaves a run out with others: "model" (its model file), "family" (its Model Zoo family
+// before any '/') or "run" (itself).
+[[nodiscard]] std::string group_of(const CalibrationRun& run, const std::string& how);
+
+// A run predicted by the fit without its group.
+struct Prediction {
+  double predicted = 0, measured = 0;  // samples/s
+  std::string bound;
+  std::vector<double> refit;  // the values fitted without the group
+};
+
+struct CrossValidation {
+  std::vector<std::pair<std::string, std::vector<std::size_t>>> groups;  // in first-run order
+  std::vector<Prediction> predictions;                                   // per run
+};
+
+// Refits without each group in turn, from `best`. Throws InputError when every run is of one
+// group (nothing left to fit), else as CalibrationRuns::simulate.
+[[nodiscard]] CrossValidation cross_validate_runs(CalibrationRuns& runs,
+                                                  const std::vector<double>& best,
+                                                  const std::string& how);
+
+// sqrt(mean ln(predicted / measured)^2) over the predictions `which`.
+[[nodiscard]] double rms_log_error(const std::vector<Prediction>& predictions,
+                                   const std::vector<std::size_t>& which);
+
+// Each run's out-of-sample 80 % interval (model/prediction_interval.hpp) with the RMS of the
+// other groups' residuals as its spread and those groups' runs of its family and platform as its
+// counts: how many measured rates fall inside, and the median width in percent of the
+// prediction (exp(h) - exp(-h), h the half width in log space).
+struct Coverage {
+  std::size_t inside = 0;
+  double median_width_pct = 0;
+};
+[[nodiscard]] Coverage interval_coverage(const CalibrationRuns& runs, const CrossValidation& cv);
+
+}  // namespace csx::app

@@ -11,6 +11,7 @@
 #include "app/cross_validation.hpp"
 #include "cli/calibration_report.hpp"
 #include "cli/commands.hpp"
+#include "cli/option_descriptions.hpp"
 #include "cli/options.hpp"
 #include "cli/requests.hpp"
 #include "common/did_you_mean.hpp"

@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include "cli/commands.hpp"
+#include "cli/option_descriptions.hpp"
 #include "cli/options.hpp"
 #include "common/did_you_mean.hpp"
 #include "common/errors.hpp"

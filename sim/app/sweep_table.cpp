@@ -4,7 +4,7 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 #include <algorithm>
-#include <nlohmann/json.hpp>
+#include <iterator>
 #include <stdexcept>
 
 #include "common/errors.hpp"
@@ -39,41 +39,35 @@ std::string describe(const PointKey& key) {
 
 std::string SweepTable::render() const {
   std::string out = io::csv_header();
-  for (const auto& [key, rows] : points)
-    for (const auto& r : rows) out += io::csv_line(r);
+  for (const auto& [key, lines] : points) out += lines;
   return out;
+}
+
+std::vector<io::Record> parse_rows(const std::string& lines, const std::string& where) {
+  const auto& types = io::candidate_columns();
+  std::vector<io::Record> rows;
+  for (const auto& fields : io::parse_csv(lines, where)) {
+    if (fields.size() == 1 && fields[0].empty()) continue;
+    if (fields.size() != types.size())
+      throw InputError(
+          fmt::format("{}: a row of {} fields, expected {}", where, fields.size(), types.size()));
+    io::Record row;
+    row.reserve(types.size());
+    for (std::size_t i = 0; i < types.size(); ++i)
+      row.push_back(io::parse_field(types[i], fields[i], where));
+    rows.push_back(std::move(row));
+  }
+  return rows;
 }
 
 std::vector<io::Record> SweepTable::records() const {
   std::vector<io::Record> out;
-  for (const auto& [key, rows] : points) out.insert(out.end(), rows.begin(), rows.end());
+  for (const auto& [key, lines] : points) {
+    auto rows = parse_rows(lines, describe(key));
+    out.insert(out.end(), std::make_move_iterator(rows.begin()),
+               std::make_move_iterator(rows.end()));
+  }
   return out;
-}
-
-std::string rows_json(const std::vector<io::Record>& rows) {
-  auto j = nlohmann::ordered_json::array();
-  for (const auto& r : rows) {
-    auto values = nlohmann::ordered_json::array();
-    for (const auto& v : r) values.push_back(io::value_json(v));
-    j.push_back(std::move(values));
-  }
-  return j.dump();
-}
-
-std::vector<io::Record> rows_from_json(const std::string& text) {
-  const auto& columns = io::candidate_columns();
-  const auto j = nlohmann::json::parse(text);  // throws nlohmann::json::exception
-  if (!j.is_array()) throw std::invalid_argument("a worker's rows are not a JSON array");
-  std::vector<io::Record> rows;
-  for (const auto& values : j) {
-    if (!values.is_array() || values.size() != columns.size())
-      throw std::invalid_argument("a worker's row has the wrong number of values");
-    io::Record r;
-    for (std::size_t i = 0; i < columns.size(); ++i)
-      r.push_back(io::value_from_json(columns[i], values[i]));
-    rows.push_back(std::move(r));
-  }
-  return rows;
 }
 
 SweepTable read_results_csv(const std::string& path, bool clear_shard) {
@@ -120,7 +114,7 @@ SweepTable read_results_csv(const std::string& path, bool clear_shard) {
     auto& [fits, chosen] = complete[{key, fields[kMode]}];
     fits = fits || row[kFits] == io::Value(true);
     chosen = chosen || row[kChosen] == io::Value(true);
-    table.points[key].push_back(std::move(row));
+    table.points[key] += io::csv_line(row);
   }
   // A point whose candidates fit has its chosen row: one without it was cut short.
   for (const auto& [point, flags] : complete)
@@ -178,8 +172,8 @@ void check_shards_complete(const std::set<std::string>& shards, std::size_t empt
 
 void SweepTable::for_each_row(
     const std::function<bool(const PointKey&, const io::Record&)>& f) const {
-  for (const auto& [key, rows] : points)
-    for (const auto& r : rows)
+  for (const auto& [key, lines] : points)
+    for (const auto& r : parse_rows(lines, describe(key)))
       if (!f(key, r)) return;
 }
 

@@ -24,7 +24,9 @@ const std::size_t kModel = io::csv_column("model"), kPlatform = io::csv_column("
                   kRequested = io::csv_column("requested_micro_batch_size"),
                   kShard = io::csv_column("shard"), kGrid = io::csv_column("grid"),
                   kSeqLen = io::csv_column("seq_len"), kOverrides = io::csv_column("overrides"),
-                  kFits = io::csv_column("fits"), kChosen = io::csv_column("chosen");
+                  kFits = io::csv_column("fits"), kChosen = io::csv_column("chosen"),
+                  kStepTime = io::csv_column("step_time_s"),
+                  kSamplesPerS = io::csv_column("samples_per_s"), kMfu = io::csv_column("mfu");
 
 // A field as the CSV writes it ("" for null).
 std::string text(const io::Record& f, std::size_t column) {
@@ -111,6 +113,13 @@ SweepTable read_results_csv(const std::string& path, bool clear_shard) {
     io::Record row;
     for (std::size_t i = 0; i < columns.size(); ++i)
       row.push_back(io::parse_field(types[i], fields[i], record_where));
+    if (row[kChosen] == io::Value(true))
+      for (const auto column : {kStepTime, kSamplesPerS, kMfu})
+        if (row[column] == io::Value())
+          throw InputError(fmt::format(
+              "{}: column {} is empty in a chosen row: a chosen row is simulated, its timings set "
+              "(the file was edited)",
+              record_where, io::candidate_columns()[column].name));
     auto& [fits, chosen] = complete[{key, fields[kMode]}];
     fits = fits || row[kFits] == io::Value(true);
     chosen = chosen || row[kChosen] == io::Value(true);

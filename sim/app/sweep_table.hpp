@@ -68,7 +68,8 @@ void check_identity(const SweepTable& t, SweepIdentity& id, const std::string& p
 
 // Reads a csxsim CSV (run, sweep or plan), each field by its column's type. With
 // `clear_shard`, the shard and grid columns are emptied (a merged table is the unsharded one).
-// Throws InputError naming the file for a wrong header or a malformed row or field.
+// Throws InputError naming the file for a wrong header, a malformed row or field, or a chosen
+// row with an empty step_time_s, samples_per_s or mfu (naming the record and column).
 [[nodiscard]] SweepTable read_results_csv(const std::string& path, bool clear_shard = false);
 // Adds `part`'s points to `into`; a point already there is an error naming `path` (the same
 // point in two inputs).

@@ -31,7 +31,7 @@ class Planner {
       e.steps = job.training_steps.value_or(0);
       e.tokens_per_step = b * request_.scenario.model.seq_len;
       for (const auto& row : e.result.outcome.rows) {
-        result_.rows.points[key].push_back(io::csv_record(e.result.context, row));
+        result_.rows.points[key] += io::csv_line(io::csv_record(e.result.context, row));
         if (row.chosen) {
           e.chosen = &row;
           if (const auto t = search::time_to_train(e.steps, model::Pass::kTrain, row)) e.time = *t;

@@ -19,12 +19,13 @@
 namespace csx::app {
 namespace {
 
-// One grid point's rows (run in a child of the pool), as rows_json sends them.
+// One grid point's rows (run in a child of the pool) as CSV lines: any bytes a text field holds
+// (a non-UTF-8 file name) and inf/nan reals go through as the CSV writes them.
 std::string point_rows(const Job& job) {
-  std::vector<io::Record> rows;
+  std::string lines;
   for (const auto& r : run_job(job))
-    for (const auto& row : r.outcome.rows) rows.push_back(io::csv_record(r.context, row));
-  return rows_json(rows);
+    for (const auto& row : r.outcome.rows) lines += io::csv_line(io::csv_record(r.context, row));
+  return lines;
 }
 
 // Each kept point must hold one row per candidate its search writes (search::candidate_sizes),
@@ -199,7 +200,12 @@ std::string run_points(const std::map<PointKey, Job>& pending, std::int64_t jobs
       [&](std::size_t i, ChildOutcome c) {
         const auto& key = points[i].first;
         if (c.status == 0) {
-          table.points[key] = rows_from_json(c.output);
+          try {
+            (void)parse_rows(c.output, describe(key));  // whole rows, or the pipe was cut
+            table.points[key] = std::move(c.output);
+          } catch (const InputError& e) {
+            failure = fmt::format("a worker's rows: {}", e.what());
+          }
         } else if (c.status == 2) {
           events.refused(key, c.output);
         } else if (!events.interrupted()) {

@@ -4,7 +4,7 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 #include <algorithm>
-#include <nlohmann/json.hpp>
+#include <iterator>
 #include <stdexcept>
 
 #include "common/errors.hpp"
@@ -24,7 +24,9 @@ const std::size_t kModel = io::csv_column("model"), kPlatform = io::csv_column("
                   kRequested = io::csv_column("requested_micro_batch_size"),
                   kShard = io::csv_column("shard"), kGrid = io::csv_column("grid"),
                   kSeqLen = io::csv_column("seq_len"), kOverrides = io::csv_column("overrides"),
-                  kFits = io::csv_column("fits"), kChosen = io::csv_column("chosen");
+                  kFits = io::csv_column("fits"), kChosen = io::csv_column("chosen"),
+                  kStepTime = io::csv_column("step_time_s"),
+                  kSamplesPerS = io::csv_column("samples_per_s"), kMfu = io::csv_column("mfu");
 
 // A field as the CSV writes it ("" for null).
 std::string text(const io::Record& f, std::size_t column) {
@@ -39,41 +41,35 @@ std::string describe(const PointKey& key) {
 
 std::string SweepTable::render() const {
   std::string out = io::csv_header();
-  for (const auto& [key, rows] : points)
-    for (const auto& r : rows) out += io::csv_line(r);
+  for (const auto& [key, lines] : points) out += lines;
   return out;
+}
+
+std::vector<io::Record> parse_rows(const std::string& lines, const std::string& where) {
+  const auto& types = io::candidate_columns();
+  std::vector<io::Record> rows;
+  for (const auto& fields : io::parse_csv(lines, where)) {
+    if (fields.size() == 1 && fields[0].empty()) continue;
+    if (fields.size() != types.size())
+      throw InputError(
+          fmt::format("{}: a row of {} fields, expected {}", where, fields.size(), types.size()));
+    io::Record row;
+    row.reserve(types.size());
+    for (std::size_t i = 0; i < types.size(); ++i)
+      row.push_back(io::parse_field(types[i], fields[i], where));
+    rows.push_back(std::move(row));
+  }
+  return rows;
 }
 
 std::vector<io::Record> SweepTable::records() const {
   std::vector<io::Record> out;
-  for (const auto& [key, rows] : points) out.insert(out.end(), rows.begin(), rows.end());
+  for (const auto& [key, lines] : points) {
+    auto rows = parse_rows(lines, describe(key));
+    out.insert(out.end(), std::make_move_iterator(rows.begin()),
+               std::make_move_iterator(rows.end()));
+  }
   return out;
-}
-
-std::string rows_json(const std::vector<io::Record>& rows) {
-  auto j = nlohmann::ordered_json::array();
-  for (const auto& r : rows) {
-    auto values = nlohmann::ordered_json::array();
-    for (const auto& v : r) values.push_back(io::value_json(v));
-    j.push_back(std::move(values));
-  }
-  return j.dump();
-}
-
-std::vector<io::Record> rows_from_json(const std::string& text) {
-  const auto& columns = io::candidate_columns();
-  const auto j = nlohmann::json::parse(text);  // throws nlohmann::json::exception
-  if (!j.is_array()) throw std::invalid_argument("a worker's rows are not a JSON array");
-  std::vector<io::Record> rows;
-  for (const auto& values : j) {
-    if (!values.is_array() || values.size() != columns.size())
-      throw std::invalid_argument("a worker's row has the wrong number of values");
-    io::Record r;
-    for (std::size_t i = 0; i < columns.size(); ++i)
-      r.push_back(io::value_from_json(columns[i], values[i]));
-    rows.push_back(std::move(r));
-  }
-  return rows;
 }
 
 SweepTable read_results_csv(const std::string& path, bool clear_shard) {
@@ -117,10 +113,17 @@ SweepTable read_results_csv(const std::string& path, bool clear_shard) {
     io::Record row;
     for (std::size_t i = 0; i < columns.size(); ++i)
       row.push_back(io::parse_field(types[i], fields[i], record_where));
+    if (row[kChosen] == io::Value(true))
+      for (const auto column : {kStepTime, kSamplesPerS, kMfu})
+        if (row[column] == io::Value())
+          throw InputError(fmt::format(
+              "{}: column {} is empty in a chosen row: a chosen row is simulated, its timings set "
+              "(the file was edited)",
+              record_where, io::candidate_columns()[column].name));
     auto& [fits, chosen] = complete[{key, fields[kMode]}];
     fits = fits || row[kFits] == io::Value(true);
     chosen = chosen || row[kChosen] == io::Value(true);
-    table.points[key].push_back(std::move(row));
+    table.points[key] += io::csv_line(row);
   }
   // A point whose candidates fit has its chosen row: one without it was cut short.
   for (const auto& [point, flags] : complete)
@@ -178,8 +181,8 @@ void check_shards_complete(const std::set<std::string>& shards, std::size_t empt
 
 void SweepTable::for_each_row(
     const std::function<bool(const PointKey&, const io::Record&)>& f) const {
-  for (const auto& [key, rows] : points)
-    for (const auto& r : rows)
+  for (const auto& [key, lines] : points)
+    for (const auto& r : parse_rows(lines, describe(key)))
       if (!f(key, r)) return;
 }
 

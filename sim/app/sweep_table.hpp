@@ -1,7 +1,9 @@
 // The rows of a sweep, grouped by grid point and kept in canonical order, so that a sharded,
-// parallel or resumed sweep writes the same bytes as a plain one. The rows are the candidates
-// table's records (report/results_csv.hpp), typed values. Also reads run, sweep and plan CSVs
-// back (they share one header) for --resume and merge, each field by its column's type.
+// parallel or resumed sweep writes the same bytes as a plain one. Each point's rows are kept as
+// their CSV lines (the candidates table, report/results_csv.hpp; about 450 bytes a row) and
+// parsed back into typed records, one point at a time, only where values are needed. Also reads
+// run, sweep and plan CSVs back (they share one header) for --resume and merge, each field by
+// its column's type.
 #pragma once
 
 #include <compare>
@@ -27,15 +29,17 @@ struct PointKey {
 [[nodiscard]] std::string describe(const PointKey& key);
 
 struct SweepTable {
-  std::map<PointKey, std::vector<io::Record>> points;  // each point's rows
+  // Each point's rows: CSV lines (io::csv_line), newline-terminated, no header.
+  std::map<PointKey, std::string> points;
   std::set<std::string> shards;  // the shard column's values ("I/N"; "" unsharded)
   std::set<std::string> grids;   // the grid column's values, empty ones left out
 
   // The CSV: header plus every point's rows, sorted by (platform, num_csx, batch_size).
   [[nodiscard]] std::string render() const;
-  // Every point's rows, in that order.
+  // Every point's rows, in that order, as typed records.
   [[nodiscard]] std::vector<io::Record> records() const;
-  // Calls f(key, record) for each row of each point; stops when f returns false.
+  // Calls f(key, record) for each row of each point (parsed one point at a time); stops when f
+  // returns false.
   void for_each_row(const std::function<bool(const PointKey&, const io::Record&)>& f) const;
 };
 
@@ -57,14 +61,15 @@ void check_identity(const SweepTable& t, SweepIdentity& id, const std::string& p
 // input must share it).
 [[nodiscard]] SweepIdentity identity_of(const SweepTable& t);
 
-// A point's rows as a worker process sends them (JSON: one array of values per row), and back.
-// rows_from_json throws std::invalid_argument for text that is not such rows.
-[[nodiscard]] std::string rows_json(const std::vector<io::Record>& rows);
-[[nodiscard]] std::vector<io::Record> rows_from_json(const std::string& text);
+// The typed records of CSV lines (a point's rows, no header), each field by its column's type.
+// Throws InputError naming `where` for a malformed line or field, or a wrong number of fields.
+[[nodiscard]] std::vector<io::Record> parse_rows(const std::string& lines,
+                                                 const std::string& where);
 
 // Reads a csxsim CSV (run, sweep or plan), each field by its column's type. With
 // `clear_shard`, the shard and grid columns are emptied (a merged table is the unsharded one).
-// Throws InputError naming the file for a wrong header or a malformed row or field.
+// Throws InputError naming the file for a wrong header, a malformed row or field, or a chosen
+// row with an empty step_time_s, samples_per_s or mfu (naming the record and column).
 [[nodiscard]] SweepTable read_results_csv(const std::string& path, bool clear_shard = false);
 // Adds `part`'s points to `into`; a point already there is an error naming `path` (the same
 // point in two inputs).

@@ -7,6 +7,7 @@
 #include <chrono>
 #include <csignal>
 #include <filesystem>
+#include <limits>
 #include <map>
 #include <optional>
 #include <set>
@@ -167,14 +168,19 @@ void print_summary(std::FILE* out, const SweepTable& table, std::size_t run_now,
              "time_to_train", "bound");
   std::set<std::pair<PointKey, std::string>> with_choice;
   const auto text = [](const io::Value& v) { return io::field_text(v); };
-  const auto real = [](const io::Value& v) { return std::get<double>(v); };
+  // A chosen row is simulated, its timings set (read_results_csv refuses one without); a null
+  // reads as NaN rather than throwing.
+  const auto real = [](const io::Value& v) {
+    const double* x = std::get_if<double>(&v);
+    return x ? *x : std::numeric_limits<double>::quiet_NaN();
+  };
   table.for_each_row([&](const PointKey& key, const io::Record& f) {
-    if (f[chosen] != io::Value(true)) return true;  // a chosen row is simulated: timings set
+    if (f[chosen] != io::Value(true)) return true;
     with_choice.emplace(key, text(f[mode]));
     fmt::print(out, "{:<16} {:>8} {:>10} {:>6} {:>8} {:>12.4f} {:>12.2f} {:>6.1f}% {:>14}  {}\n",
                key.platform, key.num_csx, key.batch_size, text(f[mode]), text(f[mbs]),
                real(f[step]), real(f[sps]), 100 * real(f[mfu]),
-               f[ttt] == io::Value() ? "-" : human_duration(real(f[ttt])), text(f[bound]));
+               std::get_if<double>(&f[ttt]) ? human_duration(real(f[ttt])) : "-", text(f[bound]));
     return true;
   });
   table.for_each_row([&](const PointKey& key, const io::Record& f) {

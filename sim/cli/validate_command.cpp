@@ -58,10 +58,21 @@ std::vector<io::Record> check_measurements(std::FILE* out, const std::vector<Ent
                          "measured input-bound rate",
                  e.reason);
     }
-    rows.push_back(io::validation_schema().record(
-        {e.name, group.substr(0, group.find(' ')), e.model, check.family, e.platform, e.num_csx,
-         e.batch_size, c.micro_batch_size, e.samples_per_s, c.samples_per_s, err, c.sim.bound,
-         e.release}));
+    rows.push_back(io::validation_schema().record({
+        .name = e.name,
+        .group = group.substr(0, group.find(' ')),
+        .model = e.model,
+        .family = check.family,
+        .platform = e.platform,
+        .num_csx = e.num_csx,
+        .batch_size = e.batch_size,
+        .micro_batch_size = c.micro_batch_size,
+        .measured_samples_per_s = e.samples_per_s,
+        .simulated_samples_per_s = c.samples_per_s,
+        .error_pct = err,
+        .bound = c.sim.bound,
+        .release = e.release,
+    }));
   }
   if (inconsistent)
     fmt::print(out,

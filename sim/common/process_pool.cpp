@@ -111,6 +111,17 @@ void run_in_children(std::size_t count, const PoolOptions& options,
                      const std::function<bool()>& stop) {
   const auto stopped = [&] { return stop && stop(); };
   std::map<std::size_t, Child> running;  // by index
+  // Stopped early, or an exception (from done(), a fork, a poll): end what still runs.
+  struct Reaper {
+    std::map<std::size_t, Child>& running;
+    ~Reaper() {
+      for (const auto& [i, c] : running) ::kill(c.pid, SIGTERM);
+      for (auto& [i, c] : running) {
+        ::close(c.fd);
+        (void)wait_for(c.pid);
+      }
+    }
+  } reaper{running};
   std::size_t next = 0;
   while ((next < count || !running.empty()) && !stopped()) {
     while (next < count && static_cast<int>(running.size()) < std::max(1, options.at_once)) {
@@ -136,12 +147,6 @@ void run_in_children(std::size_t count, const PoolOptions& options,
       running.erase(which[f]);
       done(which[f], std::move(outcome));
     }
-  }
-  // Stopped early: end what still runs.
-  for (const auto& [i, c] : running) ::kill(c.pid, SIGTERM);
-  for (auto& [i, c] : running) {
-    ::close(c.fd);
-    (void)wait_for(c.pid);
   }
 }
 

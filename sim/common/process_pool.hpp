@@ -27,7 +27,8 @@ struct PoolOptions {
 // with its message as the output. done(i, outcome) runs in this process as each child ends.
 // stop(), checked after each child ends and after a signal interrupts the wait, ends the pool
 // early: running children are sent SIGTERM and reaped without done(). Children die with this
-// process. Throws std::runtime_error when a pipe or a fork fails.
+// process. Throws std::runtime_error when a pipe or a fork fails; that or an exception from
+// done() leaves after the running children are sent SIGTERM and reaped (none is left behind).
 void run_in_children(std::size_t count, const PoolOptions& options,
                      const std::function<std::string(std::size_t)>& work,
                      const std::function<void(std::size_t, ChildOutcome)>& done,

@@ -76,7 +76,7 @@ class Schema {
 [[nodiscard]] Value parse_field(const ColumnInfo& column, const std::string& text,
                                 const std::string& where);
 
-// A value as JSON (null, number, string, bool), and back by its column's type (a worker's rows);
+// A value as JSON (null, number, string, bool), and back by its column's type;
 // value_from_json throws std::invalid_argument for a JSON value of another type.
 [[nodiscard]] nlohmann::ordered_json value_json(const Value& v);
 [[nodiscard]] Value value_from_json(const ColumnInfo& column, const nlohmann::json& j);

@@ -129,6 +129,31 @@ with tempfile.TemporaryDirectory() as d:
             check("x\ufffd.yaml" in open(j, encoding="utf-8").read(),
                   f"{cmd[0]}: the JSON names the file with U+FFFD")
 
+    # 3b. A model file whose name is not UTF-8, under a sweep of two points (each run in a
+    # worker process): exit 0, and the CSV keeps the name's bytes, each point's rows byte for
+    # byte the ones `run` writes for that point.
+    model_dir = os.path.join(d.encode(), b"nonutf8model")
+    os.makedirs(model_dir)
+    shutil.copy(os.path.join(ROOT, "models/gpt2_small.yaml"), os.path.join(model_dir, b"m\xff.yaml"))
+    scen_bytes = open(os.path.join(ROOT, "scenarios/gpt3_xl_1x_cs2.yaml"), "rb").read().replace(
+        b"model: ../models/gpt3_xl.yaml", b"model: m\xff.yaml")
+    check(b"m\xff.yaml" in scen_bytes, "the scenario names the non-UTF-8 model file")
+    ms = os.path.join(model_dir, b"s.yaml")
+    open(ms, "wb").write(scen_bytes)
+    sweep_csv, run_csv = os.path.join(model_dir, b"sweep.csv"), os.path.join(model_dir, b"run.csv")
+    rr = subprocess.run([CSXSIM, "sweep", ms, "--num-csx", "1,2", "--batch-size", "528", "--jobs",
+                         "2", "--csv", sweep_csv, "-q"], capture_output=True)
+    check(rr.returncode == 0, f"sweep of a non-UTF-8 model file: {rr.returncode} {rr.stderr!r}")
+    rr = subprocess.run([CSXSIM, "run", ms, "--csv", run_csv, "-q"], capture_output=True)
+    check(rr.returncode == 0, f"run of a non-UTF-8 model file: {rr.returncode} {rr.stderr!r}")
+    if os.path.exists(sweep_csv) and os.path.exists(run_csv):
+        sweep_lines = open(sweep_csv, "rb").read().splitlines()
+        run_lines = open(run_csv, "rb").read().splitlines()
+        check(len(sweep_lines) > 2 and all(l.startswith(b"m\xff,") for l in sweep_lines[1:]),
+              f"every sweep row names the model m\\xff: {sweep_lines[1][:20]!r}")
+        one = [l for l in sweep_lines[1:] if l.split(b",")[4] == b"1"]
+        check(one == run_lines[1:], "the sweep's num_csx 1 rows are run's, byte for byte")
+
     # 4. All outputs or none: a full file system (a file size limit stands for it) fails the
     # JSON after the CSV was written, and the existing CSV survives.
     scen = "scenarios/gpt3_xl_1x_cs2.yaml"

@@ -145,6 +145,26 @@ with tempfile.TemporaryDirectory() as d:
     check(r.returncode == 2 and r.stderr.count("\n") == 1 and r.stderr.startswith("plot: error: argument --kind")
           and "bogus" in r.stderr, f"bad kind: one line, exit 2: {r.returncode} {r.stderr!r}")
 
+    # A field not of its column's type is named by its record in the file (the header is record
+    # 1), counted before the rows of another mode are left out: the bad train row is record 3.
+    mixed = os.path.join(d, "mixed.csv")
+    good = row(1, 64, 8, True, True, 10.0)
+    with open(mixed, "w") as fh:
+        fh.write(HEADER + "\n" + good.replace(",train,", ",eval,", 1) + "\n"
+                 + good.replace("m,cs2,train,1,", "m,cs2,train,x,", 1) + "\n")
+    r = subprocess.run(["tools/plot", mixed, "-o", os.path.join(d, "m.png")], capture_output=True, text=True)
+    check(r.returncode == 2 and "record 3: column num_csx: 'x'" in r.stderr,
+          f"bad field named by its record in the file: {r.returncode} {r.stderr!r}")
+    # A --csxsim that does not print the columns' JSON: exit 2 and one clear line.
+    fake = os.path.join(d, "fake-csxsim")
+    with open(fake, "w") as fh:
+        fh.write("#!/bin/sh\necho not json\n")
+    os.chmod(fake, 0o755)
+    r = subprocess.run(["tools/plot", data, "--csxsim", fake, "-o", os.path.join(d, "f.png")],
+                       capture_output=True, text=True)
+    check(r.returncode == 2 and "did not print JSON" in r.stderr and "Traceback" not in r.stderr,
+          f"a --csxsim printing no JSON: {r.returncode} {r.stderr!r}")
+
     out = os.path.join(d, "o.png")
     cases = {
         "tp": [data, "-o", out],

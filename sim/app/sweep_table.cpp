@@ -4,8 +4,12 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 #include <algorithm>
+#include <cmath>
 #include <iterator>
+#include <set>
 #include <stdexcept>
+#include <tuple>
+#include <variant>
 
 #include "common/errors.hpp"
 #include "common/whole_number.hpp"
@@ -26,7 +30,8 @@ const std::size_t kModel = io::csv_column("model"), kPlatform = io::csv_column("
                   kSeqLen = io::csv_column("seq_len"), kOverrides = io::csv_column("overrides"),
                   kFits = io::csv_column("fits"), kChosen = io::csv_column("chosen"),
                   kStepTime = io::csv_column("step_time_s"),
-                  kSamplesPerS = io::csv_column("samples_per_s"), kMfu = io::csv_column("mfu");
+                  kSamplesPerS = io::csv_column("samples_per_s"), kMfu = io::csv_column("mfu"),
+                  kMbs = io::csv_column("micro_batch_size"), kBound = io::csv_column("bound");
 
 // A field as the CSV writes it ("" for null).
 std::string text(const io::Record& f, std::size_t column) {
@@ -72,6 +77,34 @@ std::vector<io::Record> SweepTable::records() const {
   return out;
 }
 
+namespace {
+
+// What run and sweep write of every candidate: fits and chosen set; a fitting candidate
+// simulated (positive, finite step time and rate, an MFU and a bound); only a fitting one
+// chosen. Throws InputError naming the record and column (the file was edited).
+void check_row(const io::Record& row, const std::string& where) {
+  const auto& columns = io::candidate_columns();
+  const auto refuse = [&](std::size_t column, const char* rule) {
+    throw InputError(fmt::format("{}: column {} = '{}': {} (the file was edited)", where,
+                                 columns[column].name, io::field_text(row[column]), rule));
+  };
+  for (const auto column : {kFits, kChosen})
+    if (row[column] == io::Value()) refuse(column, "every row says true or false");
+  if (row[kFits] != io::Value(true)) {
+    if (row[kChosen] == io::Value(true))
+      refuse(kChosen, "a candidate that does not fit is never chosen");
+    return;
+  }
+  for (const auto column : {kStepTime, kSamplesPerS, kMfu}) {
+    const auto* v = std::get_if<double>(&row[column]);
+    if (v == nullptr || !std::isfinite(*v) || *v < 0 || (*v == 0 && column != kMfu))
+      refuse(column, "a fitting candidate is simulated: a positive, finite number");
+  }
+  if (row[kBound] == io::Value()) refuse(kBound, "a fitting candidate names its bound");
+}
+
+}  // namespace
+
 SweepTable read_results_csv(const std::string& path, bool clear_shard) {
   const auto records = io::read_csv_file(path);
   const auto& columns = io::csv_columns();
@@ -83,6 +116,7 @@ SweepTable read_results_csv(const std::string& path, bool clear_shard) {
                     path, columns.size(), columns.front(), columns.back()));
   SweepTable table;
   std::map<std::pair<PointKey, std::string>, std::pair<bool, bool>> complete;  // fits, chosen
+  std::set<std::tuple<PointKey, std::string, std::string>> candidates;         // point, mode, MBS
   for (std::size_t n = 1; n < records.size(); ++n) {
     auto fields = records[n];
     if (fields.size() == 1 && fields[0].empty()) continue;
@@ -113,14 +147,16 @@ SweepTable read_results_csv(const std::string& path, bool clear_shard) {
     io::Record row;
     for (std::size_t i = 0; i < columns.size(); ++i)
       row.push_back(io::parse_field(types[i], fields[i], record_where));
-    if (row[kChosen] == io::Value(true))
-      for (const auto column : {kStepTime, kSamplesPerS, kMfu})
-        if (row[column] == io::Value())
-          throw InputError(fmt::format(
-              "{}: column {} is empty in a chosen row: a chosen row is simulated, its timings set "
-              "(the file was edited)",
-              record_where, io::candidate_columns()[column].name));
+    check_row(row, record_where);
+    if (!candidates.insert({key, fields[kMode], fields[kMbs]}).second)
+      throw InputError(fmt::format(
+          "{}: micro_batch_size {} of point {} ({}) is in an earlier row too (the file was edited)",
+          record_where, fields[kMbs], describe(key), fields[kMode]));
     auto& [fits, chosen] = complete[{key, fields[kMode]}];
+    if (chosen && row[kChosen] == io::Value(true))
+      throw InputError(fmt::format(
+          "{}: a second chosen row of point {} ({}): a pass has one (the file was edited)",
+          record_where, describe(key), fields[kMode]));
     fits = fits || row[kFits] == io::Value(true);
     chosen = chosen || row[kChosen] == io::Value(true);
     table.points[key] += io::csv_line(row);

@@ -79,9 +79,9 @@ std::vector<io::Record> run_records(const std::vector<app::PassResult>& results)
   return records;
 }
 
-std::string run_csv_text(const std::vector<app::PassResult>& results) {
+std::string run_csv_text(const std::vector<io::Record>& records) {
   std::string text = io::csv_header();
-  for (const auto& r : run_records(results)) text += io::csv_line(r);
+  for (const auto& r : records) text += io::csv_line(r);
   return text;
 }
 

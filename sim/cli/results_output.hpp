@@ -14,8 +14,8 @@
 
 namespace csx::cli {
 
-// run's CSV: the header and one row per evaluated candidate of each pass (`run --csv`).
-[[nodiscard]] std::string run_csv_text(const std::vector<app::PassResult>& results);
+// run's CSV (`run --csv`): the header and a line per record of run_records.
+[[nodiscard]] std::string run_csv_text(const std::vector<io::Record>& records);
 
 // The inputs of a run or sweep as given: the scenario file, its model and sequence length
 // (tokens), the platform and its overrides (KEY=VALUE), mode, num_csx and batch_size (null

@@ -98,10 +98,12 @@ void write_run_outputs(const RunRequest& q, const RunResult& run) {
   const auto& results = run.results;
   const auto& job = run.job;
   io::OutputFiles files;
-  if (!q.csv.empty()) files.stage(q.csv, run_csv_text(results));
+  const auto records =
+      q.csv.empty() && q.json.empty() ? std::vector<io::Record>{} : run_records(results);
+  if (!q.csv.empty()) files.stage(q.csv, run_csv_text(records));
   if (!q.json.empty())
     stage_results_json(files, q.json, run_inputs(q.scenario_file, job, run.overrides),
-                       io::candidate_columns(), run_records(results));
+                       io::candidate_columns(), records);
   const std::int64_t max_events =
       optional_count(q.trace_max_events, "--trace-max-events").value_or(kTraceMaxEvents);
   if (!q.trace.empty() && results.front().outcome.chosen) {

@@ -50,7 +50,8 @@ struct Run {
 // another; `processes` caps the children running at once (0: one per available CPU). The
 // sharing does not depend on `processes`, so neither do the results (a plan simulated with
 // other plans may differ from one simulated alone in the last bits: the engine's clock goes on).
-// Results are in input order.
+// Results are in input order, each finished (plan::finish): a training step's fixed cost
+// added, the busy times and the bound set.
 // Throws std::invalid_argument for fewer than two steps, std::runtime_error when a simulation
 // process fails (an internal error).
 [[nodiscard]] std::vector<SimulationResult> simulate_all(const std::vector<Run>& runs,

@@ -45,14 +45,16 @@ struct TraceEvent {
 };
 
 struct SimulationResult {
-  double step_time_s = 0;            // steady state: duration of the last simulated step
+  // Steady state: duration of the last simulated step, seconds; for training it includes
+  // step_overhead_s (added by plan::finish).
+  double step_time_s = 0;
   double compute_time_s = 0;         // kernel time of the fullest system in that step
   double weight_stream_time_s = 0;   // busy time of the slowest link carrying weights, that step
   double exposed_stream_time_s = 0;  // the fullest system idle, waiting for weights (this
                                      // includes the wait for the update at the step boundary)
   double grad_reduce_time_s = 0;     // busy time of the slowest link carrying gradients
   double optimizer_time_s = 0;       // optimizer work of one step at the MemoryX rate
-  double step_overhead_s = 0;        // the step's fixed cost, added after the simulation
+  double step_overhead_s = 0;        // the step's fixed cost, seconds (training; plan::finish)
   double end_time_s = 0;             // simulated time at the end of the last step
   std::vector<double> step_end_s;    // simulated time at the end of each step
   // Busy seconds of each resource in the step (plan/step_bound): the kernels of the fullest
@@ -62,7 +64,8 @@ struct SimulationResult {
   std::vector<double> swarmx_level_busy_s;  // the link from a level-L SwarmX node to its parent
   double memoryx_link_busy_s = 0;           // MemoryX to the SwarmX root
   // The resource with the most busy time: "compute", "CS-X I/O", "SwarmX level L",
-  // "MemoryX link" or "optimizer"; resources within 1 % of it are joined with " = ".
+  // "MemoryX link", "optimizer" or "step overhead"; resources within 1 % of it are joined with
+  // " = " (plan::bound_of, set by plan::finish).
   std::string bound;
   std::uint64_t activities = 0;  // executions and communications issued
   // System 0 in the last step, per microbatch: start and end time (the end includes waiting for

@@ -245,8 +245,8 @@ py::dict run(const std::string& scenario, const py::dict& kw) {
     csx::cli::print_run(sink.file(), r);
     out.text = sink.text();
     if (!q.trace.empty()) csx::cli::write_run_outputs(q, r);  // the trace file
-    rows_of(csx::io::candidate_columns(), csx::cli::run_records(r.results),
-            csx::cli::run_csv_text(r.results), out);
+    const auto records = csx::cli::run_records(r.results);
+    rows_of(csx::io::candidate_columns(), records, csx::cli::run_csv_text(records), out);
     out.inputs = csx::cli::run_inputs(q.scenario_file, r.job, r.overrides);
     out.infeasible = csx::cli::run_infeasible(q, r);
     return out;

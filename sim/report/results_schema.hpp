@@ -44,7 +44,8 @@ class Schema {
     for (const auto& c : columns_) info_.push_back(c.info);
   }
   [[nodiscard]] const std::vector<ColumnInfo>& columns() const { return info_; }
-  // One row's values, normalized.
+  // One row's values, normalized. Throws std::logic_error when a getter returns a value not of
+  // its column's type (normalized).
   [[nodiscard]] Record record(const Row& row) const {
     Record r;
     r.reserve(columns_.size());

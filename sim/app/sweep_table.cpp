@@ -31,7 +31,8 @@ const std::size_t kModel = io::csv_column("model"), kPlatform = io::csv_column("
                   kFits = io::csv_column("fits"), kChosen = io::csv_column("chosen"),
                   kStepTime = io::csv_column("step_time_s"),
                   kSamplesPerS = io::csv_column("samples_per_s"), kMfu = io::csv_column("mfu"),
-                  kMbs = io::csv_column("micro_batch_size"), kBound = io::csv_column("bound");
+                  kMbs = io::csv_column("micro_batch_size"), kBound = io::csv_column("bound"),
+                  kMemory = io::csv_column("mem_total_bytes");
 
 // A field as the CSV writes it ("" for null).
 std::string text(const io::Record& f, std::size_t column) {
@@ -101,6 +102,9 @@ void check_row(const io::Record& row, const std::string& where) {
       refuse(column, "a fitting candidate is simulated: a positive, finite number");
   }
   if (row[kBound] == io::Value()) refuse(kBound, "a fitting candidate names its bound");
+  const auto* memory = std::get_if<double>(&row[kMemory]);
+  if (memory == nullptr || !std::isfinite(*memory) || *memory <= 0)
+    refuse(kMemory, "a fitting candidate has its memory: a positive, finite number");
 }
 
 }  // namespace

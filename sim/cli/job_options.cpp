@@ -61,13 +61,25 @@ app::Overrides read_overrides(const JobOptionTexts& t, bool grid) {
     // A whole number of any sign goes to make_job's range check (2 to 100), which names it.
     o.simulated_steps = parse_whole(*t.sim_steps, "--sim-steps");
   }
-  for (const auto& kv : t.platform_overrides) {
+  o.platform_overrides = read_platform_overrides(t.platform_overrides);
+  return o;
+}
+
+std::vector<std::pair<std::string, std::string>> read_platform_overrides(
+    const std::vector<std::string>& texts) {
+  std::vector<std::pair<std::string, std::string>> out;
+  for (const auto& kv : texts) {
     const auto eq = kv.find('=');
     if (eq == std::string::npos)
       throw InputError(fmt::format("--platform-override {}: expected KEY=VALUE", kv));
-    o.platform_overrides.emplace_back(kv.substr(0, eq), kv.substr(eq + 1));
+    const std::string key = kv.substr(0, eq);
+    for (const auto& [k, v] : out)
+      if (k == key)
+        throw InputError(
+            fmt::format("--platform-override {}: {} is set twice (also {}={})", kv, key, k, v));
+    out.emplace_back(key, kv.substr(eq + 1));
   }
-  return o;
+  return out;
 }
 
 }  // namespace csx::cli

@@ -4,6 +4,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "app/job.hpp"
@@ -27,6 +28,11 @@ struct JobOptionTexts {
 // Throws InputError for malformed values, naming the flag. With `grid`, --num-csx and
 // --batch-size are lists read by the sweep, not single values.
 [[nodiscard]] app::Overrides read_overrides(const JobOptionTexts& t, bool grid = false);
+
+// --platform-override's [P:]KEY=VALUE texts as (key, value) pairs, in order. Throws InputError
+// for a text without '=' and for a key given twice (as --variant refuses it).
+[[nodiscard]] std::vector<std::pair<std::string, std::string>> read_platform_overrides(
+    const std::vector<std::string>& texts);
 
 // A positive whole number given as text for `flag` (--seq-len, --jobs ...); empty: not given.
 [[nodiscard]] std::optional<std::int64_t> optional_count(const std::optional<std::string>& text,

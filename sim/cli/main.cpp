@@ -133,7 +133,14 @@ int main(int argc, char** argv) {
     print_usage(stderr);
     return 2;
   }
-  const std::string name = argv[1];
+  std::string name = argv[1];
+  std::vector<char*> help_args;  // `csxsim help COMMAND`: COMMAND --help
+  if (name == "help" && argc > 2) {
+    name = argv[2];
+    help_args = {argv[0], argv[2], const_cast<char*>("--help")};
+    argv = help_args.data();
+    argc = 3;
+  }
   if (name == "--help" || name == "-h" || name == "help") {
     print_usage(stdout);
     quick_exit_with(finish(0));
@@ -146,6 +153,7 @@ int main(int argc, char** argv) {
   if (it == commands().end()) {
     std::vector<std::string> names;
     for (const auto& [n, c] : commands()) names.push_back(n);
+    names.push_back("--help");
     return fail(2, fmt::format("unknown command '{}'{}; run csxsim --help", name,
                                csx::did_you_mean(name, names)));
   }

@@ -10,6 +10,7 @@
 #include "app/validation.hpp"
 #include "cli/calibration_report.hpp"
 #include "cli/commands.hpp"
+#include "cli/job_options.hpp"
 #include "cli/option_descriptions.hpp"
 #include "cli/requests.hpp"
 #include "cli/results_output.hpp"
@@ -228,12 +229,7 @@ std::string default_reference() {
 ValidateOutcome execute_validate(const ValidateRequest& q, std::FILE* out) {
   const std::string reference = q.reference.value_or(default_reference());
   app::Overrides base;
-  for (const auto& kv : q.platform_overrides) {
-    const auto eq = kv.find('=');
-    if (eq == std::string::npos)
-      throw InputError(fmt::format("--platform-override {}: expected KEY=VALUE", kv));
-    base.platform_overrides.emplace_back(kv.substr(0, eq), kv.substr(eq + 1));
-  }
+  base.platform_overrides = read_platform_overrides(q.platform_overrides);
   const app::ValidationSetup setup{reference, base, data_dir()};
   auto lists =
       app::read_reference(setup, app::Selection{q.only, q.only_platform, q.measurements_only});

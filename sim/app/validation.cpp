@@ -2,6 +2,7 @@
 #include "app/validation.hpp"
 
 #include <fmt/format.h>
+#include <optional>
 #include <algorithm>
 #include <cmath>
 #include <filesystem>
@@ -129,8 +130,20 @@ PassResult simulate_entry(const Entry& e, const model::ModelSpec& spec,
   o.micro_batch_size = setting;
   o.compile_only = compile_only;
   o.refuse_other_platform_overrides = false;  // those are for other entries
-  const Job job = make_job(s, o, setup.data_dir);
-  auto results = run_job(job);
+  // The entry's values reach make_job as run's flags would; its errors name the entry.
+  const auto named = [&](const InputError& err) {
+    return fmt::format("{}: entry {} (num_csx {}, batch_size {}, platform {}): {}",
+                       setup.reference, e.name, e.num_csx, e.batch_size, e.platform, err.what());
+  };
+  std::optional<Job> job;
+  try {
+    job.emplace(make_job(s, o, setup.data_dir));
+  } catch (const RuleError& err) {
+    throw RuleError(named(err));
+  } catch (const InputError& err) {
+    throw InputError(named(err));
+  }
+  auto results = run_job(*job);
   if (!results.front().outcome.chosen)
     throw InfeasibleError(
         fmt::format("{}: entry {}: no micro_batch_size fits", setup.reference, e.name));

@@ -91,6 +91,7 @@ void check_row(const io::Record& row, const std::string& where) {
   };
   for (const auto column : {kFits, kChosen})
     if (row[column] == io::Value()) refuse(column, "every row says true or false");
+  if (row[kMbs] == io::Value()) refuse(kMbs, "every row is a candidate micro_batch_size");
   if (row[kFits] != io::Value(true)) {
     if (row[kChosen] == io::Value(true))
       refuse(kChosen, "a candidate that does not fit is never chosen");

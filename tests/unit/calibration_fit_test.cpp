@@ -103,7 +103,7 @@ TEST(CalibrationFiles, WriteThenCheck) {
   }
   const auto data = tmp.write("measurements.yaml", "measurements: []\n");
   const auto params = app::calibration_parameters();
-  const std::vector<double> best{0.31234, 0.1111, 2.00049};
+  const std::vector<double> best{0.31234, 0.1111, 0.50049};
   // The shipped files carry another data's stamp and values.
   EXPECT_FALSE(app::calibration_differences(dir, params, best, data).empty());
   app::write_calibration(dir, params, best, 0.25, data, "2026-01-02");
@@ -112,7 +112,7 @@ TEST(CalibrationFiles, WriteThenCheck) {
     // 4 significant digits, the other keys and the comments kept.
     EXPECT_DOUBLE_EQ(app::platform_value(dir, p, "calibration.compute_efficiency"), 0.3123);
     EXPECT_DOUBLE_EQ(app::platform_value(dir, p, "calibration.step_overhead_s"), 0.1111);
-    EXPECT_DOUBLE_EQ(app::platform_value(dir, p, "calibration.sram_bytes_per_flop"), 2.0);
+    EXPECT_DOUBLE_EQ(app::platform_value(dir, p, "calibration.reduce_cycles_per_output"), 0.5005);
     EXPECT_DOUBLE_EQ(app::platform_value(dir, p, "calibration.prediction_log_sd"), 0.25);
     const auto text = read(dir + "/platforms/" + p + ".yaml");
     const auto shipped = read(std::string(CSXSIM_SOURCE_DIR) + "/platforms/" + p + ".yaml");

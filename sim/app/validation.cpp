@@ -2,10 +2,10 @@
 #include "app/validation.hpp"
 
 #include <fmt/format.h>
-#include <optional>
 #include <algorithm>
 #include <cmath>
 #include <filesystem>
+#include <optional>
 
 #include "common/did_you_mean.hpp"
 #include "common/errors.hpp"
@@ -132,8 +132,8 @@ PassResult simulate_entry(const Entry& e, const model::ModelSpec& spec,
   o.refuse_other_platform_overrides = false;  // those are for other entries
   // The entry's values reach make_job as run's flags would; its errors name the entry.
   const auto named = [&](const InputError& err) {
-    return fmt::format("{}: entry {} (num_csx {}, batch_size {}, platform {}): {}",
-                       setup.reference, e.name, e.num_csx, e.batch_size, e.platform, err.what());
+    return fmt::format("{}: entry {} (num_csx {}, batch_size {}, platform {}): {}", setup.reference,
+                       e.name, e.num_csx, e.batch_size, e.platform, err.what());
   };
   std::optional<Job> job;
   try {

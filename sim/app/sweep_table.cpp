@@ -51,19 +51,29 @@ std::string SweepTable::render() const {
   return out;
 }
 
-std::vector<io::Record> parse_rows(const std::string& lines, const std::string& where) {
+namespace {
+
+// One CSV record's fields (as many as the columns) as values of their columns' types.
+io::Record parse_record(const std::vector<std::string>& fields, const std::string& where) {
   const auto& types = io::candidate_columns();
+  io::Record row;
+  row.reserve(types.size());
+  for (std::size_t i = 0; i < types.size(); ++i)
+    row.push_back(io::parse_field(types[i], fields[i], where));
+  return row;
+}
+
+}  // namespace
+
+std::vector<io::Record> parse_rows(const std::string& lines, const std::string& where) {
+  const auto columns = io::candidate_columns().size();
   std::vector<io::Record> rows;
   for (const auto& fields : io::parse_csv(lines, where)) {
     if (fields.size() == 1 && fields[0].empty()) continue;
-    if (fields.size() != types.size())
+    if (fields.size() != columns)
       throw InputError(
-          fmt::format("{}: a row of {} fields, expected {}", where, fields.size(), types.size()));
-    io::Record row;
-    row.reserve(types.size());
-    for (std::size_t i = 0; i < types.size(); ++i)
-      row.push_back(io::parse_field(types[i], fields[i], where));
-    rows.push_back(std::move(row));
+          fmt::format("{}: a row of {} fields, expected {}", where, fields.size(), columns));
+    rows.push_back(parse_record(fields, where));
   }
   return rows;
 }
@@ -113,7 +123,6 @@ void check_row(const io::Record& row, const std::string& where) {
 SweepTable read_results_csv(const std::string& path, bool clear_shard) {
   const auto records = io::read_csv_file(path);
   const auto& columns = io::csv_columns();
-  const auto& types = io::candidate_columns();
   if (records.empty() || records.front() != columns)
     throw InputError(
         fmt::format("{}: not a csxsim CSV of this version (the first line must be the header "
@@ -128,12 +137,10 @@ SweepTable read_results_csv(const std::string& path, bool clear_shard) {
     if (fields.size() != columns.size())
       throw InputError(fmt::format("{}: record {}: {} fields, expected {}", path, n + 1,
                                    fields.size(), columns.size()));
-    const auto where = [&](const char* what) {
-      return fmt::format("{}: record {}: {}", path, n + 1, what);
-    };
+    const std::string record_where = fmt::format("{}: record {}", path, n + 1);
+    const auto where = [&](const char* what) { return fmt::format("{}: {}", record_where, what); };
     const PointKey key{fields[kPlatform], csx::parse_whole(fields[kNumCsx], where("num_csx"), 1),
                        csx::parse_whole(fields[kBatch], where("batch_size"), 1)};
-    const std::string record_where = fmt::format("{}: record {}", path, n + 1);
     if (!fields[kShard].empty()) try {
         (void)io::parse_shard(fields[kShard]);
       } catch (const InputError& e) {
@@ -149,9 +156,7 @@ SweepTable read_results_csv(const std::string& path, bool clear_shard) {
       fields[kShard].clear();
       fields[kGrid].clear();
     }
-    io::Record row;
-    for (std::size_t i = 0; i < columns.size(); ++i)
-      row.push_back(io::parse_field(types[i], fields[i], record_where));
+    const io::Record row = parse_record(fields, record_where);
     check_row(row, record_where);
     if (!candidates.insert({key, fields[kMode], fields[kMbs]}).second)
       throw InputError(fmt::format(

@@ -12,7 +12,7 @@ namespace {
 
 class Planner {
  public:
-  explicit Planner(const PlanRequest& request) : request_(request) {}
+  explicit Planner(const ClusterSearch& request) : request_(request) {}
 
   const Evaluation& evaluate(const PlatformSetup& setup, std::int64_t n, std::int64_t b) {
     const PointKey key{setup.label, n, b};
@@ -54,7 +54,7 @@ class Planner {
   PlanResult& result() { return result_; }
 
  private:
-  const PlanRequest& request_;
+  const ClusterSearch& request_;
   PlanResult result_;
 };
 
@@ -126,7 +126,7 @@ const Evaluation* fastest_of(const Planner& planner, const std::string& label, s
 
 }  // namespace
 
-PlanResult plan_clusters(const PlanRequest& request) {
+PlanResult plan_clusters(const ClusterSearch& request) {
   Planner planner(request);
   auto& answers = planner.result().answers;
   const Evaluation* best = nullptr;

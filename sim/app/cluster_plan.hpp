@@ -40,8 +40,9 @@ struct Evaluation {
   PassResult result;
 };
 
-// What plan asks. Each setup's token budget (Overrides::tokens) sets the training steps.
-struct PlanRequest {
+// What plan's cluster search takes. Each setup's token budget (Overrides::tokens) sets the training
+// steps.
+struct ClusterSearch {
   io::Scenario scenario;
   std::vector<PlatformSetup> setups;  // the platforms, in the order given
   std::vector<std::int64_t> batches;  // global batch sizes (samples), ascending, each once
@@ -108,6 +109,6 @@ struct PlanResult {
 // candidate. Rules refuse sizes from some size on (e.g. B < N), so that edge is found by
 // bisection. Throws RuleError when a rule refuses every cluster considered, InputError for bad
 // input (make_job's), std::runtime_error when a simulation process fails (run_job's).
-[[nodiscard]] PlanResult plan_clusters(const PlanRequest& request);
+[[nodiscard]] PlanResult plan_clusters(const ClusterSearch& request);
 
 }  // namespace csx::app

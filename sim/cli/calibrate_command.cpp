@@ -9,11 +9,12 @@
 
 #include "app/calibration_files.hpp"
 #include "app/cross_validation.hpp"
+#include "app/data_folder.hpp"
+#include "app/validate_request.hpp"
 #include "cli/calibration_report.hpp"
 #include "cli/commands.hpp"
 #include "cli/option_descriptions.hpp"
 #include "cli/options.hpp"
-#include "cli/requests.hpp"
 #include "common/did_you_mean.hpp"
 #include "common/errors.hpp"
 
@@ -52,7 +53,7 @@ std::vector<app::CalibrationParameter> parameters(const std::vector<std::string>
     if (!(p.low < p.high) || !std::isfinite(p.low) || !std::isfinite(p.high))
       throw bad("LOW must be below HIGH");
     try {
-      (void)app::platform_value(data_dir(), "cs2", p.key);
+      (void)app::platform_value(app::data_dir(), "cs2", p.key);
     } catch (const InputError& e) {
       throw bad(e.what());
     }
@@ -118,7 +119,7 @@ double print_cross_validation(std::FILE* out, const app::CalibrationRuns& runs,
 int run_calibration(const CalibrateSettings& s, std::FILE* out) {
   if (!s.free.empty() && (s.write || s.check))
     throw InputError("--free explores; the platform files hold the three fitted values only");
-  const std::string dir = data_dir();
+  const std::string dir = app::data_dir();
   app::CalibrationRuns runs(fs::absolute(s.reference).string(), dir, parameters(s.free));
   const auto& params = runs.parameters();
   const std::size_t n = runs.runs().size();
@@ -180,7 +181,7 @@ int run_calibration(const CalibrateSettings& s, std::FILE* out) {
 int calibrate_command(const Args& args) {
   po::options_description desc("calibrate options");
   CalibrateSettings s;
-  s.reference = default_reference();
+  s.reference = app::default_reference();
   add_command_options(desc, "calibrate");
   const auto vm = parse_options(
       args,

@@ -3,10 +3,11 @@
 #include <fmt/ranges.h>
 #include <nlohmann/json.hpp>
 
+#include "app/data_folder.hpp"
+#include "app/job_options.hpp"
 #include "cli/commands.hpp"
-#include "cli/job_options.hpp"
+#include "cli/json_views.hpp"
 #include "cli/option_descriptions.hpp"
-#include "cli/requests.hpp"
 #include "input/model_loader.hpp"
 #include "input/platform_loader.hpp"
 #include "input/scenario.hpp"
@@ -156,9 +157,9 @@ struct Described {
 Described describe(const std::string& file, const std::string& platform_name,
                    std::optional<std::int64_t> seq_len) {
   // Any file run accepts: a models/ file, a Model Zoo file, or a scenario naming a model.
-  auto scenario = io::load_scenario(resolve_model_path(file), data_dir(), seq_len);
-  print_warnings(scenario);
-  auto platform = platform::load_platform(platform_name, data_dir());
+  auto scenario = io::load_scenario(app::resolve_model_path(file), app::data_dir(), seq_len);
+  app::print_warnings(scenario);
+  auto platform = platform::load_platform(platform_name, app::data_dir());
   auto costs = model::layer_costs(scenario.model);
   const Figures figures{model::max_fitting_micro_batch_size(costs, platform, model::Pass::kTrain),
                         model::memoryx_check(costs, platform), costs.train_flops_per_sample(false)};
@@ -169,7 +170,7 @@ Described describe(const std::string& file, const std::string& platform_name,
 
 nlohmann::ordered_json describe_json(const std::string& file, const std::string& platform_name,
                                      const std::optional<std::string>& seq_len) {
-  const auto d = describe(file, platform_name, optional_count(seq_len, "--seq-len"));
+  const auto d = describe(file, platform_name, app::optional_count(seq_len, "--seq-len"));
   return to_json(d.scenario, d.platform, d.costs, d.figures);
 }
 
@@ -183,7 +184,7 @@ int describe_command(const Args& args) {
   if (!vm) return 0;
   const auto given = given_options(*vm, "describe");
   const auto d = describe(*given.text("model"), given.text("platform").value_or("cs2"),
-                          optional_count(given.text("seq-len"), "--seq-len"));
+                          app::optional_count(given.text("seq-len"), "--seq-len"));
   if (vm->count("json"))
     fmt::print("{}\n", io::json_text(to_json(d.scenario, d.platform, d.costs, d.figures), 2));
   else

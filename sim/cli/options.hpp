@@ -20,18 +20,3 @@ namespace po = boost::program_options;
     const po::positional_options_description* positional = nullptr);
 
 }  // namespace csx::cli
-
-namespace csx::cli {
-
-// Where platforms/ and models/ live: $CSXSIM_DATA_DIR; else the tree the csxsim executable
-// sits in (its build folder's source tree, found from the executable, so a copied tree reads
-// its own); else the source tree it was built from (docs/cli.md#data-folder).
-[[nodiscard]] std::string data_dir();
-
-// A model argument: a path to a YAML file, or the stem of a file in models/ ("gpt3_xl").
-[[nodiscard]] std::string resolve_model_path(const std::string& arg);
-
-// Prints the scenario's warnings to stderr, one "warning: ..." line each.
-void print_warnings(const io::Scenario& scenario);
-
-}  // namespace csx::cli

@@ -2,6 +2,7 @@
 // its unit, meaning, bounds and each platform's value.
 #include <fmt/format.h>
 
+#include "app/data_folder.hpp"
 #include "cli/commands.hpp"
 #include "cli/option_descriptions.hpp"
 #include "input/platform_loader.hpp"
@@ -17,7 +18,7 @@ int platform_command(const Args& args) {
   auto names = given_options(*vm, "platform").texts("platforms");
   if (names.empty()) names = {"cs2", "cs3"};
   std::vector<platform::PlatformSpec> specs;
-  for (const auto& n : names) specs.push_back(platform::load_platform(n, data_dir()));
+  for (const auto& n : names) specs.push_back(platform::load_platform(n, app::data_dir()));
   std::string head = fmt::format("{:<42} {:<13}", "key", "unit");
   for (const auto& s : specs) head += fmt::format(" {:>15}", s.name);
   fmt::print("{} {:<13} {}\n", head, "bounds", "meaning");

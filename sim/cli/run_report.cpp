@@ -5,7 +5,8 @@
 #include <algorithm>
 #include <cmath>
 
-#include "cli/amounts.hpp"
+#include "app/amounts.hpp"
+#include "app/results_output.hpp"
 #include "model/compute_model.hpp"
 #include "search/time_to_train.hpp"
 
@@ -46,19 +47,6 @@ std::string interval_basis(const app::Job& job) {
 }
 
 }  // namespace
-
-std::string busy_shares(const plan::SimulationResult& r) {
-  const auto pct = [&](double busy_s) { return 100 * busy_s / r.step_time_s; };
-  std::string text =
-      fmt::format("compute {:.0f}%, CS-X I/O {:.0f}%", pct(r.compute_time_s), pct(r.csx_io_busy_s));
-  for (std::size_t l = 0; l < r.swarmx_level_busy_s.size(); ++l)
-    text += fmt::format(", SwarmX level {} {:.0f}%", l + 1, pct(r.swarmx_level_busy_s[l]));
-  return text + fmt::format(
-                    ", MemoryX link {:.0f}%, optimizer {:.0f}%, step overhead {:.0f}% "
-                    "(bound: {})",
-                    pct(r.memoryx_link_busy_s), pct(r.optimizer_time_s), pct(r.step_overhead_s),
-                    r.bound);
-}
 
 void print_job_header(std::FILE* out, const app::Job& job) {
   const auto& m = job.scenario.model;
@@ -116,7 +104,7 @@ void print_pass(std::FILE* out, const app::Job& job, const app::PassResult& r) {
              best.sim.step_time_s, best.samples_per_s, iv.samples_per_s_low, iv.samples_per_s_high,
              best.tokens_per_s, 100 * best.mfu, best.sim.bound);
   fmt::print(out, "  80 % interval: {}\n", interval_basis(job));
-  fmt::print(out, "  busy share of the step: {}\n", busy_shares(best.sim));
+  fmt::print(out, "  busy share of the step: {}\n", app::busy_shares(best.sim));
   fmt::print(out,
              "  step breakdown: compute {:.4f} s, weight streaming {:.4f} s (exposed {:.4f} s), "
              "gradient reduce {:.4f} s, optimizer {:.4f} s, step overhead {:.4f} s\n",
@@ -133,8 +121,13 @@ void print_pass(std::FILE* out, const app::Job& job, const app::PassResult& r) {
              gb(std::max(0.0, m.headroom_bytes)));
   if (const auto ttt = search::time_to_train(c.training_steps, c.pass, best))
     fmt::print(out, "  time to train: {} steps x {:.4f} s = {} (80 % interval {})\n",
-               *c.training_steps, best.sim.step_time_s, human_duration(ttt->seconds),
-               human_duration_range(ttt->low_s, ttt->high_s, ttt->seconds));
+               *c.training_steps, best.sim.step_time_s, app::human_duration(ttt->seconds),
+               app::human_duration_range(ttt->low_s, ttt->high_s, ttt->seconds));
+}
+
+void print_run(std::FILE* out, const app::RunResult& run) {
+  print_job_header(out, run.job);
+  for (const auto& r : run.results) print_pass(out, run.job, r);
 }
 
 }  // namespace csx::cli

@@ -4,13 +4,13 @@
 #include <cstdio>
 
 #include "app/job.hpp"
+#include "app/run_request.hpp"
 
 namespace csx::cli {
 
 void print_job_header(std::FILE* out, const app::Job& job);
 void print_pass(std::FILE* out, const app::Job& job, const app::PassResult& r);
-// "compute 62%, CS-X I/O 40%, ..., optimizer 5% (bound: compute)": each resource's busy time
-// over the step time.
-[[nodiscard]] std::string busy_shares(const plan::SimulationResult& r);
+// The table `csxsim run` prints: the job's header and each pass's candidates.
+void print_run(std::FILE* out, const app::RunResult& run);
 
 }  // namespace csx::cli

@@ -1,9 +1,9 @@
-// The compiled part of the Python module csxsim (docs/python.md#python): run, sweep, plan,
-// validate, candidates and describe as the requests of cli/requests.hpp, built from the keyword
-// arguments (checked against the option table, app/option_table.hpp; the flags' values as
-// text, read and refused by the CLI's own code), executed in this process through the
-// application layer (app::make_job / run_job, app::plan_clusters, the sweep grid,
-// app/validation.hpp). The records come from the result structs through the tables' schemas
+// The compiled part of the Python module csxsim (docs/python.md#python): run, sweep, plan and
+// validate as the application layer's typed requests (app/run_request.hpp, plan_request.hpp,
+// sweep_request.hpp, validate_request.hpp), read from the keyword arguments (checked against
+// the option table, app/option_table.hpp, and read by the same code as the CLI's flags) and
+// executed in this process; candidates and describe as the objects their --json prints
+// (cli/json_views.hpp). The records come from the result structs through the tables' schemas
 // (report/results_schema.hpp), the text is what the CLI's printing functions write into an
 // in-memory stream. No file descriptor is redirected and no file is written but those asked
 // for (a sweep's csv=, run's trace=, an interrupted sweep's finished points).
@@ -28,9 +28,17 @@
 #include <vector>
 
 #include "app/option_table.hpp"
-#include "cli/requests.hpp"
-#include "cli/results_output.hpp"
+#include "app/plan_request.hpp"
+#include "app/results_output.hpp"
+#include "app/run_request.hpp"
+#include "app/sweep_request.hpp"
+#include "app/validate_request.hpp"
+#include "cli/json_views.hpp"
+#include "cli/plan_report.hpp"
+#include "cli/run_report.hpp"
+#include "cli/sweep_report.hpp"
 #include "cli/text_sink.hpp"
+#include "cli/validation_report.hpp"
 #include "common/errors.hpp"
 #include "report/atomic_file.hpp"
 #include "report/results_csv.hpp"
@@ -235,20 +243,19 @@ py::list python_options(const std::string& command) {
 }
 
 py::dict run(const std::string& scenario, const py::dict& kw) {
-  csx::cli::RunRequest q;
-  csx::cli::read_given(q, given("run", kw, {{"scenario", scenario}}));
+  const auto q = csx::app::read_run_request(given("run", kw, {{"scenario", scenario}}));
   if (!q.trace.empty()) csx::io::check_output_path(q.trace, "--trace", {scenario});
   return to_python(locked([&] {
-    const auto r = csx::cli::execute_run(q);
+    const auto r = csx::app::execute_run(q);
     Output out;
     csx::cli::TextSink sink;
     csx::cli::print_run(sink.file(), r);
     out.text = sink.text();
-    if (!q.trace.empty()) csx::cli::write_run_outputs(q, r);  // the trace file
-    const auto records = csx::cli::run_records(r.results);
-    rows_of(csx::io::candidate_columns(), records, csx::cli::run_csv_text(records), out);
-    out.inputs = csx::cli::run_inputs(q.scenario_file, r.job, r.overrides);
-    out.infeasible = csx::cli::run_infeasible(q, r);
+    if (!q.trace.empty()) csx::app::write_run_outputs(q, r);  // the trace file
+    const auto records = csx::app::run_records(r.results);
+    rows_of(csx::io::candidate_columns(), records, csx::app::run_csv_text(records), out);
+    out.inputs = csx::app::run_inputs(q.scenario_file, r.job, r.overrides);
+    out.infeasible = csx::app::run_infeasible(q, r);
     return out;
   }));
 }
@@ -266,13 +273,12 @@ std::string keep_finished_points(const std::string& rows) {
 }
 
 py::dict sweep(const std::string& scenario, const py::dict& kw) {
-  csx::cli::SweepRequest q;
   const auto options = given("sweep", kw, {{"scenario", scenario}});
-  csx::cli::read_given(q, options);
+  const auto q = csx::app::read_sweep_request(options);
   const auto csv = options.text("csv");
   if (csv) csx::io::check_output_path(*csv, "--csv", {scenario});
   return to_python(locked([&] {
-    const auto s = csx::cli::execute_sweep(q, stderr);
+    const auto s = csx::app::execute_sweep(q, stderr);
     Output out;
     rows_of(csx::io::candidate_columns(), s.table.records(), s.table.render(), out);
     out.inputs = s.inputs;
@@ -290,33 +296,31 @@ py::dict sweep(const std::string& scenario, const py::dict& kw) {
     csx::cli::TextSink sink;
     csx::cli::print_sweep_summary(sink.file(), s, csv.value_or("Result.csv"));
     out.text = sink.text();
-    out.infeasible = csx::cli::sweep_infeasible(s, csv.value_or("the sweep"));
+    out.infeasible = csx::app::sweep_infeasible(s, csv.value_or("the sweep"));
     return out;
   }));
 }
 
 py::dict plan(const std::string& model, const py::dict& kw) {
-  csx::cli::PlanRequest q;
-  csx::cli::read_given(q, given("plan", kw, {{"model", model}}));
+  const auto q = csx::app::read_plan_request(given("plan", kw, {{"model", model}}));
   return to_python(locked([&] {
-    const auto p = csx::cli::execute_plan(q, csx::cli::plan_model_path(q));
+    const auto p = csx::app::execute_plan(q);
     Output out;
     csx::cli::TextSink sink;
     csx::cli::print_plan(sink.file(), sink.file(), p);
     out.text = sink.text();
     rows_of(csx::io::candidate_columns(), p.result.rows.records(), p.result.rows.render(), out);
     out.inputs = p.inputs;
-    out.infeasible = csx::cli::plan_infeasible(p);
+    out.infeasible = csx::app::plan_infeasible(p);
     return out;
   }));
 }
 
 py::dict validate(const py::dict& kw) {
-  csx::cli::ValidateRequest q;
-  csx::cli::read_given(q, given("validate", kw));
+  const auto q = csx::app::read_validate_request(given("validate", kw));
   return to_python(locked([&] {
     csx::cli::TextSink sink;
-    const auto v = csx::cli::execute_validate(q, sink.file());
+    const auto v = csx::cli::print_validation(q, sink.file());
     Output out;
     out.text = sink.text();
     rows_of(csx::io::validation_schema().columns(), v.records, v.csv, out);

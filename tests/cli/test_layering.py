@@ -38,7 +38,8 @@ ALLOWED = {
             "report"},
     "cli": {"common", "batching", "model", "platform", "plan", "engine", "search", "input",
             "report", "app"},
-    # The Python module sits beside the CLI, on top: it runs the CLI's requests (cli/requests.hpp).
+    # The Python module sits beside the CLI, on top: it runs app::'s typed requests
+    # (app/run_request.hpp ...) and takes the text from the CLI's printing functions.
     "python": {"common", "batching", "model", "platform", "plan", "engine", "search", "input",
                "report", "app", "cli"},
 }

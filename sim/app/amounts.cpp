@@ -1,5 +1,5 @@
 // Numbers with a suffix.
-#include "cli/amounts.hpp"
+#include "app/amounts.hpp"
 
 #include <fmt/format.h>
 #include <charconv>
@@ -9,7 +9,7 @@
 
 #include "common/errors.hpp"
 
-namespace csx::cli {
+namespace csx::app {
 namespace {
 
 // A positive number followed by one of `units` (its multiplier), finite once multiplied;
@@ -79,4 +79,4 @@ std::string human_duration_range(double low_s, double high_s, double like_s) {
   return fmt::format("{}-{} {}", in_unit(low_s, u), in_unit(high_s, u), u.name);
 }
 
-}  // namespace csx::cli
+}  // namespace csx::app

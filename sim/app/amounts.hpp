@@ -3,7 +3,7 @@
 
 #include <string>
 
-namespace csx::cli {
+namespace csx::app {
 
 // A positive amount: a number (1e12, 2.5e11) or one with a suffix K, M, B (or G), T (1e3, 1e6,
 // 1e9, 1e12): "300B", "1T". Throws InputError naming `flag`.
@@ -18,4 +18,4 @@ namespace csx::cli {
 // A range low-high in the unit human_duration picks for `like_s`: "24.99-38.55 h".
 [[nodiscard]] std::string human_duration_range(double low_s, double high_s, double like_s);
 
-}  // namespace csx::cli
+}  // namespace csx::app

@@ -1,4 +1,5 @@
-// The options that override a scenario (run, sweep, plan), read from their text.
+// The options that override a scenario (run, sweep, plan), read from their text into
+// Overrides, for the CLI and the Python module alike (docs/python.md#python).
 #pragma once
 
 #include <cstdint>
@@ -10,24 +11,16 @@
 #include "app/job.hpp"
 #include "app/option_table.hpp"
 
-namespace csx::cli {
+namespace csx::app {
 
 // The largest --jobs of run and sweep (processes at once).
 inline constexpr std::int64_t kMaxJobs = 1024;
 
-// The job options' values as given, as text: from the command line or from the Python
-// module's keyword arguments (docs/python.md#python). Empty: not given.
-struct JobOptionTexts {
-  std::optional<std::string> num_csx, batch_size, micro_batch_size, platform, mode, steps, tokens,
-      sim_steps, max_explore;
-  bool compile_only = false;
-  std::vector<std::string> platform_overrides;  // KEY=VALUE, in order
-};
-[[nodiscard]] JobOptionTexts job_option_texts(const app::GivenOptions& given);
-
-// Throws InputError for malformed values, naming the flag. With `grid`, --num-csx and
-// --batch-size are lists read by the sweep, not single values.
-[[nodiscard]] app::Overrides read_overrides(const JobOptionTexts& t, bool grid = false);
+// The job options given (--num-csx, --batch-size, --micro-batch-size, --platform, --mode,
+// --steps, --tokens, --sim-steps, --max-explore, --compile-only, --platform-override). Throws
+// InputError for malformed values, naming the flag. With `grid`, --num-csx and --batch-size are
+// lists read by sweep and plan, not single values.
+[[nodiscard]] Overrides read_overrides(const GivenOptions& given, bool grid = false);
 
 // --platform-override's [P:]KEY=VALUE texts as (key, value) pairs, in order. Throws InputError
 // for a text without '=' and for a key given twice (as --variant refuses it).
@@ -41,4 +34,4 @@ struct JobOptionTexts {
 [[nodiscard]] std::optional<std::int64_t> read_jobs(const std::optional<std::string>& text,
                                                     const char* what);
 
-}  // namespace csx::cli
+}  // namespace csx::app

@@ -1,0 +1,50 @@
+// The data folder, model arguments and a scenario's warnings.
+#include "app/data_folder.hpp"
+
+#include <fmt/format.h>
+#include <algorithm>
+#include <cstdlib>
+#include <filesystem>
+
+#include "common/did_you_mean.hpp"
+#include "common/errors.hpp"
+
+namespace csx::app {
+
+std::string data_dir() {
+  if (const char* env = std::getenv("CSXSIM_DATA_DIR"); env && *env) return env;
+  namespace fs = std::filesystem;
+  std::error_code ec;
+  const fs::path exe = fs::read_symlink("/proc/self/exe", ec);
+  if (!ec && exe.filename() == "csxsim") {
+    const fs::path tree = exe.parent_path() / CSXSIM_DATA_DIR_FROM_BINARY;
+    if (fs::is_directory(tree / "platforms", ec) && fs::is_directory(tree / "models", ec)) {
+      std::string dir = tree.lexically_normal().string();
+      while (dir.size() > 1 && dir.back() == '/') dir.pop_back();
+      return dir;
+    }
+  }
+  return CSXSIM_DATA_DIR;
+}
+
+std::string resolve_model_path(const std::string& arg) {
+  namespace fs = std::filesystem;
+  std::error_code ec;
+  if (fs::exists(arg, ec) || arg.find('/') != std::string::npos || arg.ends_with(".yaml"))
+    return arg;
+  const fs::path models = fs::path(data_dir()) / "models";
+  const fs::path shipped = models / (arg + ".yaml");
+  if (fs::exists(shipped, ec)) return shipped.string();
+  std::vector<std::string> stems;
+  for (const auto& f : fs::directory_iterator(models, ec))
+    stems.push_back(f.path().stem().string());
+  std::sort(stems.begin(), stems.end());
+  throw InputError(fmt::format("{}: no such file, and no model of that name in models/{}", arg,
+                               did_you_mean(arg, stems)));
+}
+
+void print_warnings(const io::Scenario& scenario) {
+  for (const auto& w : scenario.warnings) fmt::print(stderr, "warning: {}\n", w);
+}
+
+}  // namespace csx::app

@@ -1,0 +1,134 @@
+// `run`: the request from the options given, the job, its outputs.
+#include "app/run_request.hpp"
+
+#include <fmt/format.h>
+#include <algorithm>
+
+#include "app/data_folder.hpp"
+#include "app/job_options.hpp"
+#include "app/results_output.hpp"
+#include "common/errors.hpp"
+#include "input/value_list.hpp"
+#include "report/atomic_file.hpp"
+#include "report/results_csv.hpp"
+#include "report/trace_json.hpp"
+
+namespace csx::app {
+namespace {
+
+// The bytes an event takes in the trace JSON (measured: 501 MB for 1.94 M events of GPT-3 XL
+// on 64 CS-3 at MBS 1).
+constexpr double kTraceEventBytes = 258;
+
+// The chosen candidate's timeline, recorded by the simulation that produced its row.
+void write_trace(io::OutputFiles& out, const std::string& path, const Job& job,
+                 const PassResult& r) {
+  const auto& chosen = r.outcome.rows[*r.outcome.chosen];
+  out.stage(path,
+            io::chrome_trace_json(
+                chosen.sim.trace,
+                fmt::format("{} on {} x {}, {} MBS {}; busy share of the step: {}", r.context.model,
+                            job.num_csx, job.platform_label, model::to_string(r.context.pass),
+                            chosen.micro_batch_size, busy_shares(chosen.sim))));
+}
+
+}  // namespace
+
+RunRequest read_run_request(const GivenOptions& given) {
+  RunRequest q;
+  q.scenario_file = given.text("scenario").value_or("");
+  q.overrides = read_overrides(given);
+  if (const auto& p = q.overrides.platform; p && p->find(',') != std::string::npos)
+    throw InputError(
+        fmt::format("--platform {}: run takes one platform; sweep and plan take a list", *p));
+  q.seq_len = optional_count(given.text("seq-len"), "--seq-len");
+  q.jobs = static_cast<int>(read_jobs(given.text("jobs"), "simulations").value_or(0));
+  q.csv = given.text("csv").value_or("");
+  q.json = given.text("json").value_or("");
+  q.trace = given.text("trace").value_or("");
+  if (const auto text = given.text("trace-systems")) {
+    if (q.trace.empty())
+      throw InputError(fmt::format("--trace-systems = {}: needs --trace", *text));
+    q.trace_systems_text = text;
+    q.trace_systems = io::parse_value_list(*text, "--trace-systems");
+    std::sort(q.trace_systems.begin(), q.trace_systems.end());
+    q.trace_systems.erase(std::unique(q.trace_systems.begin(), q.trace_systems.end()),
+                          q.trace_systems.end());
+  }
+  if (const auto text = given.text("trace-max-events")) {
+    if (q.trace.empty())
+      throw InputError("--trace-max-events bounds --trace; without it it does nothing");
+    q.trace_max_events = *optional_count(text, "--trace-max-events");
+  }
+  return q;
+}
+
+RunResult execute_run(const RunRequest& q) {
+  RunResult run;
+  run.overrides = q.overrides;
+  const auto scenario = io::load_scenario(q.scenario_file, data_dir(), q.seq_len);
+  print_warnings(scenario);
+  run.job = make_job(scenario, run.overrides, data_dir());
+  auto& job = run.job;
+  job.simulation_processes = q.jobs;
+  job.record_trace = !q.trace.empty();
+  for (const auto s : q.trace_systems)
+    if (s >= job.num_csx)
+      throw InputError(fmt::format(
+          "--trace-systems = {}: system {} is not below num_csx ({}; csx-0 is the first)",
+          *q.trace_systems_text, s, job.num_csx));
+  job.trace_systems = q.trace_systems;
+  // Now that the model and platform files are known, none of them may be overwritten either.
+  auto inputs = model_files(scenario.model);
+  inputs.insert(inputs.end(), {q.scenario_file, job.platform.source});
+  if (!q.csv.empty() && q.csv != io::kStandardOutput) io::check_output_path(q.csv, "--csv", inputs);
+  if (!q.trace.empty()) io::check_output_path(q.trace, "--trace", inputs);
+  if (!q.json.empty() && q.json != io::kStandardOutput)
+    io::check_output_path(q.json, "--json", inputs);
+  run.results = run_job(job);
+  // A setting moved to a supported value is said on standard error, also with --quiet.
+  for (const auto& r : run.results)
+    if (!r.notice.empty())
+      fmt::print(stderr, "notice: {} pass: {}\n", model::to_string(r.context.pass), r.notice);
+  return run;
+}
+
+void write_run_outputs(const RunRequest& q, const RunResult& run) {
+  const auto& results = run.results;
+  const auto& job = run.job;
+  io::OutputFiles files;
+  const auto records =
+      q.csv.empty() && q.json.empty() ? std::vector<io::Record>{} : run_records(results);
+  if (!q.csv.empty()) files.stage(q.csv, run_csv_text(records));
+  if (!q.json.empty())
+    stage_results_json(files, q.json, run_inputs(q.scenario_file, job, run.overrides),
+                       io::candidate_columns(), records);
+  if (!q.trace.empty() && results.front().outcome.chosen) {
+    const auto& r = results.front();
+    const auto events = r.outcome.rows[*r.outcome.chosen].sim.trace.size();
+    if (static_cast<std::int64_t>(events) > q.trace_max_events)
+      throw InputError(fmt::format(
+          "--trace {}: the chosen candidate's timeline has {} events, more than "
+          "--trace-max-events {} (about {:.0f} MB; trace viewers load a few hundred MB at most); "
+          "nothing written. Trace fewer steps (--sim-steps), a larger micro_batch_size or fewer "
+          "systems, or raise --trace-max-events",
+          q.trace, events, q.trace_max_events,
+          static_cast<double>(events) * kTraceEventBytes / 1e6));
+    write_trace(files, q.trace, job, r);
+  }
+  files.commit();
+}
+
+std::string run_infeasible(const RunRequest& q, const RunResult& run) {
+  for (const auto& r : run.results)
+    if (!r.outcome.chosen)
+      return fmt::format(
+          "{}: no micro_batch_size fits for {} (batch_size {}, num_csx {}, micro_batch_size {}): "
+          "{}",
+          q.scenario_file, model::to_string(r.context.pass), r.context.batch_size,
+          r.context.num_csx, r.context.requested_micro_batch_size,
+          r.outcome.rows.empty() ? "" : r.outcome.rows.back().reason);
+  return "";
+}
+
+}  // namespace csx::app

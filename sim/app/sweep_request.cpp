@@ -242,12 +242,10 @@ std::string sweep_infeasible(const SweepOutcome& s, const std::string& csv) {
   return "";
 }
 
-void write_sweep_outputs(const SweepRequest& q, const SweepOutcome& s) {
-  io::OutputFiles files;
+void stage_sweep_outputs(io::OutputFiles& files, const SweepRequest& q, const SweepOutcome& s) {
   files.stage(q.csv, s.table.render());
   if (!q.json.empty())
     stage_results_json(files, q.json, s.inputs, io::candidate_columns(), s.table.records());
-  files.commit();
 }
 
 }  // namespace csx::app

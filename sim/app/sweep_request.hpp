@@ -16,6 +16,7 @@
 #include "app/option_table.hpp"
 #include "app/sweep_table.hpp"
 #include "common/output_lock.hpp"
+#include "report/atomic_file.hpp"
 
 namespace csx::app {
 
@@ -62,8 +63,10 @@ struct SweepOutcome {
 // CSV checkpoint written) and is returned in `signal`. Throws InputError / RuleError for bad
 // input, std::runtime_error when a point fails.
 [[nodiscard]] SweepOutcome execute_sweep(const SweepRequest& request, std::FILE* out);
-// Writes the finished sweep's --csv and --json (both or none).
-void write_sweep_outputs(const SweepRequest& request, const SweepOutcome& s);
+// Stages the finished sweep's --csv and --json in `files`, for the caller to commit (both or
+// none) once its summary is printed.
+void stage_sweep_outputs(io::OutputFiles& files, const SweepRequest& request,
+                         const SweepOutcome& s);
 // The message of sweep's InfeasibleError when no point has a fitting candidate; else empty.
 [[nodiscard]] std::string sweep_infeasible(const SweepOutcome& s, const std::string& csv);
 

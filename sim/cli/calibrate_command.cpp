@@ -179,16 +179,10 @@ int run_calibration(const CalibrateSettings& s, std::FILE* out) {
 }
 
 int calibrate_command(const Args& args) {
-  po::options_description desc("calibrate options");
+  const auto vm = parse_command(args, "calibrate");
+  if (!vm) return 0;
   CalibrateSettings s;
   s.reference = app::default_reference();
-  add_command_options(desc, "calibrate");
-  const auto vm = parse_options(
-      args,
-      "csxsim calibrate [--cross-validate [--group model|family|run]] [--write | --check] "
-      "[--free KEY:LOW:HIGH ...] [--reference FILE]",
-      desc);
-  if (!vm) return 0;
   if (vm->count("reference")) s.reference = (*vm)["reference"].as<std::string>();
   if (vm->count("group")) s.group = (*vm)["group"].as<std::string>();
   s.cross_validate = vm->count("cross-validate") > 0;

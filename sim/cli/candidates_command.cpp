@@ -131,10 +131,7 @@ nlohmann::ordered_json candidates_json(const std::string& batch, const std::stri
 }
 
 int candidates_command(const Args& args) {
-  po::options_description desc("candidates options");
-  add_command_options(desc, "candidates");
-  const auto vm = parse_options(
-      args, "csxsim candidates --batch-size B --num-csx N [--micro-batch-size M] [--json]", desc);
+  const auto vm = parse_command(args, "candidates");
   if (!vm) return 0;
   const auto given = given_options(*vm, "candidates");
   const auto c = candidates(*given.text("batch-size"), *given.text("num-csx"),

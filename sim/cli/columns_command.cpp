@@ -14,10 +14,7 @@
 namespace csx::cli {
 
 int columns_command(const Args& args) {
-  po::options_description desc("columns options");
-  add_command_options(desc, "columns");
-  auto pos = command_arguments("columns");
-  const auto vm = parse_options(args, "csxsim columns [results|validate] [--json]", desc, &pos);
+  const auto vm = parse_command(args, "columns");
   if (!vm) return 0;
   const std::string table = vm->count("table") ? (*vm)["table"].as<std::string>() : "results";
   const std::vector<std::string> tables{"results", "validate"};

@@ -175,12 +175,7 @@ nlohmann::ordered_json describe_json(const std::string& file, const std::string&
 }
 
 int describe_command(const Args& args) {
-  po::options_description desc("describe options");
-  add_command_options(desc, "describe");
-  const auto pos = command_arguments("describe");
-  const auto vm = parse_options(
-      args, "csxsim describe MODEL_OR_PARAMS_FILE [--platform cs2|cs3|FILE] [--seq-len S] [--json]",
-      desc, &pos);
+  const auto vm = parse_command(args, "describe");
   if (!vm) return 0;
   const auto given = given_options(*vm, "describe");
   const auto d = describe(*given.text("model"), given.text("platform").value_or("cs2"),

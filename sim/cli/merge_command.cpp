@@ -10,10 +10,7 @@
 namespace csx::cli {
 
 int merge_command(const Args& args) {
-  po::options_description desc("merge options");
-  add_command_options(desc, "merge");
-  const auto pos = command_arguments("merge");
-  const auto vm = parse_options(args, "csxsim merge A.csv B.csv ... -o ALL.csv", desc, &pos);
+  const auto vm = parse_command(args, "merge");
   if (!vm) return 0;
   const auto given = given_options(*vm, "merge");
   const auto inputs = given.texts("inputs");

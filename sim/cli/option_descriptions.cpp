@@ -1,6 +1,7 @@
 // The option table as Boost.Program_options descriptions.
 #include "cli/option_descriptions.hpp"
 
+#include <map>
 #include <string>
 #include <vector>
 
@@ -69,6 +70,42 @@ app::GivenOptions given_options(const po::variables_map& vm, std::string_view co
       given.set(flag, {vm[flag].as<std::string>()});
   }
   return given;
+}
+
+namespace {
+
+// Each command's usage line, as --help and its errors print it.
+const std::map<std::string_view, std::string_view> kUsage{
+    {"calibrate",
+     "csxsim calibrate [--cross-validate [--group model|family|run]] [--write | --check] [--free "
+     "KEY:LOW:HIGH ...] [--reference FILE]"},
+    {"candidates", "csxsim candidates --batch-size B --num-csx N [--micro-batch-size M] [--json]"},
+    {"columns", "csxsim columns [results|validate] [--json]"},
+    {"describe",
+     "csxsim describe MODEL_OR_PARAMS_FILE [--platform cs2|cs3|FILE] [--seq-len S] [--json]"},
+    {"merge", "csxsim merge A.csv B.csv ... -o ALL.csv"},
+    {"plan",
+     "csxsim plan MODEL --tokens T (--deadline D | --num-csx LIST) [--batch-size LIST] [--platform "
+     "P1,P2] [--variant NAME:KEY=VALUE,...] [--csv OUT]"},
+    {"platform", "csxsim platform [cs2|cs3|FILE ...] --keys"},
+    {"run", "csxsim run SCENARIO [options]"},
+    {"sweep",
+     "csxsim sweep SCENARIO --num-csx LIST --batch-size LIST [--micro-batch-size SETTING] "
+     "[--platform P1,P2,...] [--variant NAME:KEY=VALUE,...] [--mode ...] [--steps S | --tokens T] "
+     "--csv OUT [--jobs J] [--shard I/N] [--resume] [--check-only]"},
+    {"validate",
+     "csxsim validate [--reference FILE] [--platform-override KEY=VALUE ...] [--csv FILE] "
+     "[--cross-validate [--group model|family|run]]"},
+};
+
+}  // namespace
+
+std::optional<po::variables_map> parse_command(const Args& args, std::string_view command) {
+  const std::string usage(kUsage.at(command));
+  po::options_description desc(std::string(command) + " options");
+  add_command_options(desc, command);
+  const auto pos = command_arguments(command);
+  return parse_options(args, usage, desc, pos.max_total_count() > 0 ? &pos : nullptr);
 }
 
 }  // namespace csx::cli

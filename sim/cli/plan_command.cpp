@@ -10,14 +10,7 @@
 namespace csx::cli {
 
 int plan_command(const Args& args) {
-  po::options_description desc("plan options");
-  add_command_options(desc, "plan");
-  const auto pos = command_arguments("plan");
-  const auto vm = parse_options(
-      args,
-      "csxsim plan MODEL --tokens T (--deadline D | --num-csx LIST) [--batch-size LIST] "
-      "[--platform P1,P2] [--variant NAME:KEY=VALUE,...] [--csv OUT]",
-      desc, &pos);
+  const auto vm = parse_command(args, "plan");
   if (!vm) return 0;
   auto q = app::read_plan_request(given_options(*vm, "plan"));
   auto out = output_paths(*vm, {"csv", "json"}, {q.model_path});

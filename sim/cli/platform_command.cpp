@@ -10,10 +10,7 @@
 namespace csx::cli {
 
 int platform_command(const Args& args) {
-  po::options_description desc("platform options");
-  add_command_options(desc, "platform");
-  const auto pos = command_arguments("platform");
-  const auto vm = parse_options(args, "csxsim platform [cs2|cs3|FILE ...] --keys", desc, &pos);
+  const auto vm = parse_command(args, "platform");
   if (!vm) return 0;
   auto names = given_options(*vm, "platform").texts("platforms");
   if (names.empty()) names = {"cs2", "cs3"};

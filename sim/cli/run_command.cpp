@@ -11,10 +11,7 @@
 namespace csx::cli {
 
 int run_command(const Args& args) {
-  po::options_description desc("run options");
-  add_command_options(desc, "run");
-  const auto pos = command_arguments("run");
-  const auto vm = parse_options(args, "csxsim run SCENARIO [options]", desc, &pos);
+  const auto vm = parse_command(args, "run");
   if (!vm) return 0;
   auto q = app::read_run_request(given_options(*vm, "run"));
   auto out = output_paths(*vm, {"csv", "trace", "json"}, {q.scenario_file});

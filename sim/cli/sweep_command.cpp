@@ -13,15 +13,7 @@
 namespace csx::cli {
 
 int sweep_command(const Args& args) {
-  po::options_description desc("sweep options");
-  add_command_options(desc, "sweep");
-  const auto pos = command_arguments("sweep");
-  const auto vm = parse_options(
-      args,
-      "csxsim sweep SCENARIO --num-csx LIST --batch-size LIST [--micro-batch-size SETTING] "
-      "[--platform P1,P2,...] [--variant NAME:KEY=VALUE,...] [--mode ...] [--steps S | --tokens T] "
-      "--csv OUT [--jobs J] [--shard I/N] [--resume] [--check-only]",
-      desc, &pos);
+  const auto vm = parse_command(args, "sweep");
   if (!vm) return 0;
   auto q = app::read_sweep_request(given_options(*vm, "sweep"));
   q.json = output_paths(*vm, {"csv", "json"}, {q.scenario_file})["json"];
@@ -42,8 +34,10 @@ int sweep_command(const Args& args) {
                  s.table.points.size(), s.total, q.csv);
     return 128 + s.signal;
   }
-  app::write_sweep_outputs(q, s);
+  io::OutputFiles files;
+  app::stage_sweep_outputs(files, q, s);
   if (!q.quiet) print_sweep_summary(stdout, s, q.csv);
+  files.commit();
   if (const auto why = app::sweep_infeasible(s, q.csv); !why.empty()) throw InfeasibleError(why);
   return 0;
 }

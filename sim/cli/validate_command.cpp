@@ -30,13 +30,7 @@ app::Selection selection(const po::variables_map& vm) {
 }  // namespace
 
 int validate_command(const Args& args) {
-  po::options_description desc("validate options");
-  add_command_options(desc, "validate");
-  const auto vm = parse_options(
-      args,
-      "csxsim validate [--reference FILE] [--platform-override KEY=VALUE ...] [--csv FILE] "
-      "[--cross-validate [--group model|family|run]]",
-      desc);
+  const auto vm = parse_command(args, "validate");
   if (!vm) return 0;
   const std::string reference =
       vm->count("reference") ? (*vm)["reference"].as<std::string>() : app::default_reference();

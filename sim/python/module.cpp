@@ -165,15 +165,17 @@ py::dict to_python(const Output& out) {
       record[py::str(out.columns[i].name)] = to_python(row[i]);
     records.append(std::move(record));
   }
-  d["columns"] = columns;
-  d["units"] = units;
-  d["records"] = records;
-  d["inputs"] = to_python(out.inputs);
-  d["csv"] = out.csv;
-  d["text"] = out.text;
-  d["status"] = out.status;
-  d["infeasible"] = out.infeasible;
-  d["interrupted"] = out.interrupted;
+  for (auto& [key, value] : std::initializer_list<std::pair<const char*, py::object>>{
+           {"columns", columns},
+           {"units", units},
+           {"records", records},
+           {"inputs", to_python(out.inputs)},
+           {"csv", py::str(out.csv)},
+           {"text", py::str(out.text)},
+           {"status", py::int_(out.status)},
+           {"infeasible", py::str(out.infeasible)},
+           {"interrupted", py::str(out.interrupted)}})
+    d[key] = value;
   return d;
 }
 

@@ -100,16 +100,12 @@ void rows_of(const std::vector<csx::io::ColumnInfo>& columns, std::vector<csx::i
 }
 
 py::object to_python(const csx::io::Value& v) {
-  return std::visit(
-      [](const auto& x) -> py::object {
-        using T = std::decay_t<decltype(x)>;
-        if constexpr (std::is_same_v<T, std::monostate>) return py::none();
-        if constexpr (std::is_same_v<T, std::int64_t>) return py::int_(x);
-        if constexpr (std::is_same_v<T, double>) return py::float_(x);
-        if constexpr (std::is_same_v<T, std::string>) return py::str(x);
-        if constexpr (std::is_same_v<T, bool>) return py::bool_(x);
-      },
-      v);
+  return std::visit(csx::io::OnEach{[](std::monostate) -> py::object { return py::none(); },
+                                    [](std::int64_t x) -> py::object { return py::int_(x); },
+                                    [](double x) -> py::object { return py::float_(x); },
+                                    [](const std::string& x) -> py::object { return py::str(x); },
+                                    [](bool x) -> py::object { return py::bool_(x); }},
+                    v);
 }
 
 py::object to_python(const Json& j) {

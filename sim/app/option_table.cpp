@@ -14,31 +14,40 @@ namespace {
 
 using V = ValueType;
 
+// One option a row: flag, keyword, type, default and unit, then its help on a line of its own
+// (however long), so that every row has the same layout.
 // clang-format off
 const std::vector<OptionSpec> kSpecs{
     // The commands' arguments.
-    {"scenario", "scenario", V::kFile, "", "", "scenario or Model Zoo params file"},
-    {"model", "model", V::kFile, "", "", "scenario, Model Zoo file or models/ name"},
+    {"scenario", "scenario", V::kFile, "", "",
+     "scenario or Model Zoo params file"},
+    {"model", "model", V::kFile, "", "",
+     "scenario, Model Zoo file or models/ name"},
     // What overrides a scenario (run, sweep, plan).
-    {"num-csx", "num_csx", V::kCount, "the file's, else 1", "systems", "number of CS-X systems N"},
+    {"num-csx", "num_csx", V::kCount, "the file's, else 1", "systems",
+     "number of CS-X systems N"},
     {"batch-size", "batch_size", V::kCount, "the file's", "samples",
      "global batch size B (samples)"},
     {"micro-batch-size", "micro_batch_size", V::kText, "the file's, else auto", "samples",
      "auto | explore | none | INT | MIN:MAX"},
-    {"platform", "platform", V::kText, "the file's", "", "cs2 | cs3 | platform file"},
-    {"mode", "mode", V::kText, "the file's", "", "train | eval | train_and_eval"},
-    {"compile-only", "compile_only", V::kSwitch, "", "", "compile-only mode (required by explore)"},
+    {"platform", "platform", V::kText, "the file's", "",
+     "cs2 | cs3 | platform file"},
+    {"mode", "mode", V::kText, "the file's", "",
+     "train | eval | train_and_eval"},
+    {"compile-only", "compile_only", V::kSwitch, "", "",
+     "compile-only mode (required by explore)"},
     {"steps", "steps", V::kCount, "the file's max_steps", "steps",
      "training steps, for time to train"},
     {"tokens", "tokens", V::kAmount, "", "tokens",
      "token budget, for time to train: steps = ceil(tokens / (batch x seq_len)); e.g. 1e12, 300B"},
-    {"sim-steps", "sim_steps", V::kWhole, "2", "steps", "steps to simulate (2 to 100, default 2)"},
+    {"sim-steps", "sim_steps", V::kWhole, "2", "steps",
+     "steps to simulate (2 to 100, default 2)"},
     {"max-explore", "max_explore", V::kCount, "10000", "sizes",
      "explore tries at most this many sizes (default 10000); more is refused"},
-    {"seq-len", "seq_len", V::kCount, "the model's", "tokens", "sequence length override (tokens)"},
+    {"seq-len", "seq_len", V::kCount, "the model's", "tokens",
+     "sequence length override (tokens)"},
     {"platform-override", "platform_override", V::kKeyValues, "", "",
-     "[P:]KEY=VALUE, e.g. calibration.step_overhead_s=0.1; with P:, on platform P only "
-     "(repeatable)"},
+     "[P:]KEY=VALUE, e.g. calibration.step_overhead_s=0.1; with P:, on platform P only (repeatable)"},
     {"variant", "variant", V::kVariants, "", "",
      "NAME:KEY=VALUE[,KEY=VALUE...]: also run each platform with these overrides (repeatable)"},
     // plan's question.
@@ -62,7 +71,8 @@ const std::vector<OptionSpec> kSpecs{
     {"quiet", "quiet", V::kSwitch, "", "",
      "print nothing on stdout (errors and notices still go to stderr)"},
     // sweep's grid.
-    {"shard", "shard", V::kText, "0/1", "", "I/N: run only points with index % N == I"},
+    {"shard", "shard", V::kText, "0/1", "",
+     "I/N: run only points with index % N == I"},
     {"resume", "resume", V::kSwitch, "", "",
      "keep the finished points already in --csv and run the rest"},
     {"check-only", "check_only", V::kSwitch, "", "",
@@ -70,19 +80,21 @@ const std::vector<OptionSpec> kSpecs{
     // validate.
     {"reference", "reference", V::kFile, "platforms/calibration/measurements.yaml", "",
      "reference file (default platforms/calibration/measurements.yaml)"},
-    {"only-platform", "only_platform", V::kText, "", "", "check only the entries of this platform"},
-    {"only", "only", V::kNames, "", "", "measured runs only, these names (comma-separated)"},
+    {"only-platform", "only_platform", V::kText, "", "",
+     "check only the entries of this platform"},
+    {"only", "only", V::kNames, "", "",
+     "measured runs only, these names (comma-separated)"},
     {"measurements-only", "measurements_only", V::kSwitch, "", "",
      "skip the auto decisions, memory facts and preferences"},
     {"cross-validate", "cross_validate", V::kSwitch, "", "",
-     "refit with each group of current-release runs left out and predict them (csxsim calibrate "
-     "--cross-validate)"},
+     "refit with each group of current-release runs left out and predict them (csxsim calibrate --cross-validate)"},
     {"group", "group", V::kText, "model", "",
-     "with --cross-validate: what is left out together: model (default; every run of one model "
-     "config), family (one Model Zoo family) or run"},
+     "with --cross-validate: what is left out together: model (default; every run of one model config), family (one Model Zoo family) or run"},
     // merge and platform.
-    {"inputs", "inputs", V::kFiles, "", "", "sweep shards, run or plan CSVs"},
-    {"output", "output", V::kFile, "", "", "merged CSV (- for standard output)"},
+    {"inputs", "inputs", V::kFiles, "", "",
+     "sweep shards, run or plan CSVs"},
+    {"output", "output", V::kFile, "", "",
+     "merged CSV (- for standard output)"},
     {"platforms", "platforms", V::kFiles, "cs2 cs3", "",
      "cs2 | cs3 | platform files (default: cs2 cs3)"},
     {"keys", "keys", V::kSwitch, "", "",
@@ -90,13 +102,14 @@ const std::vector<OptionSpec> kSpecs{
     // calibrate.
     {"write", "write", V::kSwitch, "", "",
      "write the fit and prediction_log_sd into platforms/*.yaml"},
-    {"check", "check", V::kSwitch, "", "", "exit 1 when platforms/*.yaml differ from a fresh fit"},
+    {"check", "check", V::kSwitch, "", "",
+     "exit 1 when platforms/*.yaml differ from a fresh fit"},
     {"free", "free", V::kRanges, "", "",
-     "KEY:LOW:HIGH: also fit calibration.KEY within LOW-HIGH (repeatable; not with --write or "
-     "--check)"},
+     "KEY:LOW:HIGH: also fit calibration.KEY within LOW-HIGH (repeatable; not with --write or --check)"},
     // columns.
     {"table", "table", V::kText, "results", "",
      "results (run, sweep, plan and merge; the default) or validate"},
+
 };
 
 // --platform of sweep and plan.

@@ -276,6 +276,34 @@ const std::map<std::string_view, std::vector<OptionUse>>& uses_by_command() {
 }
 // clang-format on
 
+// A value type's name in the docs and its kind in Python.
+struct TypeNames {
+  ValueType type;
+  std::string_view name, python_kind;
+};
+
+const TypeNames& type_names(ValueType type) {
+  static const std::vector<TypeNames> table{
+      {V::kSwitch, "switch", "switch"},
+      {V::kText, "text", "text"},
+      {V::kFile, "file", "text"},
+      {V::kCount, "whole number >= 1", "text"},
+      {V::kWhole, "whole number", "text"},
+      {V::kCountList, "list of whole numbers", "list"},
+      {V::kAmount, "amount (1e12, 300B)", "text"},
+      {V::kDuration, "duration (7d, 36h)", "text"},
+      {V::kPlatforms, "platforms (list)", "platforms"},
+      {V::kNames, "names (list)", "names"},
+      {V::kKeyValues, "KEY=VALUE, repeatable", "key_values"},
+      {V::kRanges, "KEY:LOW:HIGH, repeatable", "text"},
+      {V::kVariants, "NAME:KEY=VALUE,..., repeatable", "variants"},
+      {V::kFiles, "files", "text"},
+  };
+  for (const auto& t : table)
+    if (t.type == type) return t;
+  throw std::logic_error("a value type of no name");
+}
+
 const OptionSpec& spec_of(std::string_view flag) {
   for (const auto& s : kSpecs)
     if (s.flag == flag) return s;
@@ -285,37 +313,11 @@ const OptionSpec& spec_of(std::string_view flag) {
 }  // namespace
 
 std::string_view type_name(ValueType type) {
-  switch (type) {
-    case V::kSwitch:
-      return "switch";
-    case V::kText:
-      return "text";
-    case V::kFile:
-      return "file";
-    case V::kCount:
-      return "whole number >= 1";
-    case V::kWhole:
-      return "whole number";
-    case V::kCountList:
-      return "list of whole numbers";
-    case V::kAmount:
-      return "amount (1e12, 300B)";
-    case V::kDuration:
-      return "duration (7d, 36h)";
-    case V::kPlatforms:
-      return "platforms (list)";
-    case V::kNames:
-      return "names (list)";
-    case V::kKeyValues:
-      return "KEY=VALUE, repeatable";
-    case V::kRanges:
-      return "KEY:LOW:HIGH, repeatable";
-    case V::kVariants:
-      return "NAME:KEY=VALUE,..., repeatable";
-    case V::kFiles:
-      return "files";
-  }
-  throw std::logic_error("a value type of no name");
+  return type_names(type).name;
+}
+
+std::string_view python_kind(ValueType type) {
+  return type_names(type).python_kind;
 }
 
 const std::vector<OptionSpec>& option_specs() {

@@ -192,37 +192,13 @@ csx::app::GivenOptions given(const char* command, const py::dict& kw,
 // for each option `command` takes in Python, in the table's order, its keyword, flag, value
 // type, whether it is the function's (positional) argument and whether it is required.
 py::list python_options(const std::string& command) {
-  using csx::app::ValueType;
   py::list out;
   for (const auto& o : csx::app::command_options(command)) {
     if (!o.in_python()) continue;
-    const char* kind = "text";
-    switch (o.type) {
-      case ValueType::kSwitch:
-        kind = "switch";
-        break;
-      case ValueType::kCountList:
-        kind = "list";
-        break;
-      case ValueType::kPlatforms:
-        kind = "platforms";
-        break;
-      case ValueType::kNames:
-        kind = "names";
-        break;
-      case ValueType::kKeyValues:
-        kind = "key_values";
-        break;
-      case ValueType::kVariants:
-        kind = "variants";
-        break;
-      default:
-        break;
-    }
     py::dict d;
     d["keyword"] = std::string(o.spec->keyword);
     d["flag"] = "--" + std::string(o.spec->flag);
-    d["kind"] = kind;
+    d["kind"] = std::string(csx::app::python_kind(o.type));
     d["argument"] = o.argument;
     d["required"] = o.argument || o.python_required;
     out.append(std::move(d));

@@ -13,9 +13,7 @@
 namespace csx::app {
 
 std::vector<CalibrationParameter> calibration_parameters() {
-  return {{"calibration.compute_efficiency", 0.2, 0.8},
-          {"calibration.step_overhead_s", 0.01, 0.5},
-          {"calibration.reduce_cycles_per_output", 0.0, 2.0}};
+  return platform::fitted_parameters();
 }
 
 CalibrationRuns::CalibrationRuns(const std::string& reference, const std::string& data_dir,

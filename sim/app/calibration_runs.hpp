@@ -9,19 +9,14 @@
 #include <vector>
 
 #include "app/validation.hpp"
+#include "platform/fitted_parameters.hpp"
 
 namespace csx::app {
 
-// A fitted parameter: the platform key ("calibration.compute_efficiency"), the same value on
-// every platform, within [low, high].
-struct CalibrationParameter {
-  std::string key;
-  double low = 0, high = 0;
-};
+// A fitted parameter (platform/fitted_parameters.hpp).
+using CalibrationParameter = platform::FittedParameter;
 
-// The fitted parameters and their bounds (their physical meaning and bounds:
-// docs/model.md#compute-model): compute_efficiency 0.2-0.8, step_overhead_s 0.01-0.5 s,
-// reduce_cycles_per_output 0-2 cycles.
+// platform::fitted_parameters(), to be extended (calibrate --free).
 [[nodiscard]] std::vector<CalibrationParameter> calibration_parameters();
 
 // One current-release measured run.

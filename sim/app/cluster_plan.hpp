@@ -12,6 +12,7 @@
 #include "app/job.hpp"
 #include "app/platform_setup.hpp"
 #include "app/sweep_table.hpp"
+#include "common/move_only.hpp"
 #include "input/scenario.hpp"
 #include "search/time_to_train.hpp"
 
@@ -22,13 +23,7 @@ inline constexpr double kNever = std::numeric_limits<double>::infinity();
 
 // One evaluated cluster: the chosen candidate of the training pass, or why there is none.
 // `chosen` points into its own `result`, so an Evaluation moves but is never copied.
-struct Evaluation {
-  Evaluation() = default;
-  Evaluation(const Evaluation&) = delete;
-  Evaluation& operator=(const Evaluation&) = delete;
-  Evaluation(Evaluation&&) = default;
-  Evaluation& operator=(Evaluation&&) = default;
-
+struct Evaluation : MoveOnly {
   PointKey key;
   std::int64_t steps = 0;            // training steps (from the overrides' token budget)
   std::int64_t tokens_per_step = 0;  // batch_size x seq_len
@@ -80,13 +75,7 @@ struct PlanAnswer {
 
 // Its answers and `best` point into `evaluations` (a map's nodes stay put when it moves), so a
 // PlanResult moves but is never copied.
-struct PlanResult {
-  PlanResult() = default;
-  PlanResult(const PlanResult&) = delete;
-  PlanResult& operator=(const PlanResult&) = delete;
-  PlanResult(PlanResult&&) = default;
-  PlanResult& operator=(PlanResult&&) = default;
-
+struct PlanResult : MoveOnly {
   std::map<PointKey, Evaluation> evaluations;  // every cluster evaluated
   SweepTable rows;                             // their CSV rows
   std::vector<PlanAnswer> answers;             // per platform, per batch (per cluster)

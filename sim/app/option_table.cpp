@@ -14,31 +14,40 @@ namespace {
 
 using V = ValueType;
 
+// One option a row: flag, keyword, type, default and unit, then its help on a line of its own
+// (however long), so that every row has the same layout.
 // clang-format off
 const std::vector<OptionSpec> kSpecs{
     // The commands' arguments.
-    {"scenario", "scenario", V::kFile, "", "", "scenario or Model Zoo params file"},
-    {"model", "model", V::kFile, "", "", "scenario, Model Zoo file or models/ name"},
+    {"scenario", "scenario", V::kFile, "", "",
+     "scenario or Model Zoo params file"},
+    {"model", "model", V::kFile, "", "",
+     "scenario, Model Zoo file or models/ name"},
     // What overrides a scenario (run, sweep, plan).
-    {"num-csx", "num_csx", V::kCount, "the file's, else 1", "systems", "number of CS-X systems N"},
+    {"num-csx", "num_csx", V::kCount, "the file's, else 1", "systems",
+     "number of CS-X systems N"},
     {"batch-size", "batch_size", V::kCount, "the file's", "samples",
      "global batch size B (samples)"},
     {"micro-batch-size", "micro_batch_size", V::kText, "the file's, else auto", "samples",
      "auto | explore | none | INT | MIN:MAX"},
-    {"platform", "platform", V::kText, "the file's", "", "cs2 | cs3 | platform file"},
-    {"mode", "mode", V::kText, "the file's", "", "train | eval | train_and_eval"},
-    {"compile-only", "compile_only", V::kSwitch, "", "", "compile-only mode (required by explore)"},
+    {"platform", "platform", V::kText, "the file's", "",
+     "cs2 | cs3 | platform file"},
+    {"mode", "mode", V::kText, "the file's", "",
+     "train | eval | train_and_eval"},
+    {"compile-only", "compile_only", V::kSwitch, "", "",
+     "compile-only mode (required by explore)"},
     {"steps", "steps", V::kCount, "the file's max_steps", "steps",
      "training steps, for time to train"},
     {"tokens", "tokens", V::kAmount, "", "tokens",
      "token budget, for time to train: steps = ceil(tokens / (batch x seq_len)); e.g. 1e12, 300B"},
-    {"sim-steps", "sim_steps", V::kWhole, "2", "steps", "steps to simulate (2 to 100, default 2)"},
+    {"sim-steps", "sim_steps", V::kWhole, "2", "steps",
+     "steps to simulate (2 to 100, default 2)"},
     {"max-explore", "max_explore", V::kCount, "10000", "sizes",
      "explore tries at most this many sizes (default 10000); more is refused"},
-    {"seq-len", "seq_len", V::kCount, "the model's", "tokens", "sequence length override (tokens)"},
+    {"seq-len", "seq_len", V::kCount, "the model's", "tokens",
+     "sequence length override (tokens)"},
     {"platform-override", "platform_override", V::kKeyValues, "", "",
-     "[P:]KEY=VALUE, e.g. calibration.step_overhead_s=0.1; with P:, on platform P only "
-     "(repeatable)"},
+     "[P:]KEY=VALUE, e.g. calibration.step_overhead_s=0.1; with P:, on platform P only (repeatable)"},
     {"variant", "variant", V::kVariants, "", "",
      "NAME:KEY=VALUE[,KEY=VALUE...]: also run each platform with these overrides (repeatable)"},
     // plan's question.
@@ -62,7 +71,8 @@ const std::vector<OptionSpec> kSpecs{
     {"quiet", "quiet", V::kSwitch, "", "",
      "print nothing on stdout (errors and notices still go to stderr)"},
     // sweep's grid.
-    {"shard", "shard", V::kText, "0/1", "", "I/N: run only points with index % N == I"},
+    {"shard", "shard", V::kText, "0/1", "",
+     "I/N: run only points with index % N == I"},
     {"resume", "resume", V::kSwitch, "", "",
      "keep the finished points already in --csv and run the rest"},
     {"check-only", "check_only", V::kSwitch, "", "",
@@ -70,19 +80,21 @@ const std::vector<OptionSpec> kSpecs{
     // validate.
     {"reference", "reference", V::kFile, "platforms/calibration/measurements.yaml", "",
      "reference file (default platforms/calibration/measurements.yaml)"},
-    {"only-platform", "only_platform", V::kText, "", "", "check only the entries of this platform"},
-    {"only", "only", V::kNames, "", "", "measured runs only, these names (comma-separated)"},
+    {"only-platform", "only_platform", V::kText, "", "",
+     "check only the entries of this platform"},
+    {"only", "only", V::kNames, "", "",
+     "measured runs only, these names (comma-separated)"},
     {"measurements-only", "measurements_only", V::kSwitch, "", "",
      "skip the auto decisions, memory facts and preferences"},
     {"cross-validate", "cross_validate", V::kSwitch, "", "",
-     "refit with each group of current-release runs left out and predict them (csxsim calibrate "
-     "--cross-validate)"},
+     "refit with each group of current-release runs left out and predict them (csxsim calibrate --cross-validate)"},
     {"group", "group", V::kText, "model", "",
-     "with --cross-validate: what is left out together: model (default; every run of one model "
-     "config), family (one Model Zoo family) or run"},
+     "with --cross-validate: what is left out together: model (default; every run of one model config), family (one Model Zoo family) or run"},
     // merge and platform.
-    {"inputs", "inputs", V::kFiles, "", "", "sweep shards, run or plan CSVs"},
-    {"output", "output", V::kFile, "", "", "merged CSV (- for standard output)"},
+    {"inputs", "inputs", V::kFiles, "", "",
+     "sweep shards, run or plan CSVs"},
+    {"output", "output", V::kFile, "", "",
+     "merged CSV (- for standard output)"},
     {"platforms", "platforms", V::kFiles, "cs2 cs3", "",
      "cs2 | cs3 | platform files (default: cs2 cs3)"},
     {"keys", "keys", V::kSwitch, "", "",
@@ -90,13 +102,14 @@ const std::vector<OptionSpec> kSpecs{
     // calibrate.
     {"write", "write", V::kSwitch, "", "",
      "write the fit and prediction_log_sd into platforms/*.yaml"},
-    {"check", "check", V::kSwitch, "", "", "exit 1 when platforms/*.yaml differ from a fresh fit"},
+    {"check", "check", V::kSwitch, "", "",
+     "exit 1 when platforms/*.yaml differ from a fresh fit"},
     {"free", "free", V::kRanges, "", "",
-     "KEY:LOW:HIGH: also fit calibration.KEY within LOW-HIGH (repeatable; not with --write or "
-     "--check)"},
+     "KEY:LOW:HIGH: also fit calibration.KEY within LOW-HIGH (repeatable; not with --write or --check)"},
     // columns.
     {"table", "table", V::kText, "results", "",
      "results (run, sweep, plan and merge; the default) or validate"},
+
 };
 
 // --platform of sweep and plan.
@@ -107,18 +120,18 @@ const OptionUse kPlatformList{.flag = "platform",
 // What run and sweep take to override a scenario; sweep's lists are its grid.
 std::vector<OptionUse> job_uses(bool grid) {
   std::vector<OptionUse> uses{
-      {.flag = "num-csx"},
-      {.flag = "batch-size"},
-      {.flag = "micro-batch-size"},
-      {.flag = "platform"},
-      {.flag = "mode"},
-      {.flag = "compile-only"},
-      {.flag = "steps"},
-      {.flag = "tokens"},
-      {.flag = "sim-steps"},
-      {.flag = "max-explore"},
-      {.flag = "seq-len"},
-      {.flag = "platform-override"},
+      {"num-csx"},
+      {"batch-size"},
+      {"micro-batch-size"},
+      {"platform"},
+      {"mode"},
+      {"compile-only"},
+      {"steps"},
+      {"tokens"},
+      {"sim-steps"},
+      {"max-explore"},
+      {"seq-len"},
+      {"platform-override"},
   };
   if (grid) {
     uses[0] = {.flag = "num-csx", .help = "num_csx values (LIST: 1,2,4 or 1:64:x2)",
@@ -131,6 +144,11 @@ std::vector<OptionUse> job_uses(bool grid) {
   return uses;
 }
 
+// An option only the command line takes, with this command's help ("": the spec's).
+OptionUse cli_only(std::string_view flag, std::string_view help = {}) {
+  return {.flag = flag, .help = help, .surface = Surface::kCli};
+}
+
 std::vector<OptionUse> concat(std::vector<OptionUse> a, const std::vector<OptionUse>& b) {
   a.insert(a.end(), b.begin(), b.end());
   return a;
@@ -141,11 +159,11 @@ const std::map<std::string_view, std::vector<OptionUse>>& uses_by_command() {
       {"run", concat(concat({{.flag = "scenario", .argument = true, .cli_required = true}},
                             job_uses(false)),
                      {
-                         {.flag = "csv", .surface = Surface::kCli},
-                         {.flag = "json", .surface = Surface::kCli},
-                         {.flag = "trace"},
-                         {.flag = "trace-systems", .surface = Surface::kCli},
-                         {.flag = "trace-max-events", .surface = Surface::kCli},
+                         cli_only("csv"),
+                         cli_only("json"),
+                         {"trace"},
+                         cli_only("trace-systems"),
+                         cli_only("trace-max-events"),
                          {.flag = "jobs", .short_flag = 'j'},
                          {.flag = "quiet", .short_flag = 'q', .surface = Surface::kCli},
                      })},
@@ -153,17 +171,17 @@ const std::map<std::string_view, std::vector<OptionUse>>& uses_by_command() {
        concat(concat({{.flag = "scenario", .argument = true, .cli_required = true}},
                      job_uses(true)),
               {
-                  {.flag = "variant"},
+                  {"variant"},
                   {.flag = "csv",
                    .help = "output CSV (rows sorted by platform, num_csx, batch_size); - for "
                            "standard output, written at the end, with no summary and no --resume",
                    .cli_required = true},
-                  {.flag = "json", .surface = Surface::kCli},
+                  cli_only("json"),
                   {.flag = "jobs", .help = "grid points simulated in parallel (default 1)",
                    .default_text = "1", .short_flag = 'j'},
-                  {.flag = "shard"},
-                  {.flag = "resume"},
-                  {.flag = "check-only", .surface = Surface::kCli},
+                  {"shard"},
+                  {"resume"},
+                  cli_only("check-only"),
                   {.flag = "quiet", .help = "no progress bar and no summary", .short_flag = 'q',
                    .surface = Surface::kCli},
               })},
@@ -172,43 +190,39 @@ const std::map<std::string_view, std::vector<OptionUse>>& uses_by_command() {
            {.flag = "model", .argument = true, .cli_required = true},
            {.flag = "tokens", .help = "token budget (required): e.g. 1e12, 300B",
             .python_required = true},
-           {.flag = "deadline"},
+           {"deadline"},
            {.flag = "num-csx", .help = "cluster sizes to report the time to train of (list)",
             .type = V::kCountList, .default_text = ""},
-           {.flag = "max-num-csx"},
+           {"max-num-csx"},
            {.flag = "batch-size", .help = "global batch sizes (list; default: the file's)",
             .type = V::kCountList},
-           {.flag = "micro-batch-size"},
-           {.flag = "compile-only"},
-           {.flag = "max-explore"},
+           {"micro-batch-size"},
+           {"compile-only"},
+           {"max-explore"},
            kPlatformList,
-           {.flag = "seq-len"},
-           {.flag = "platform-override"},
-           {.flag = "csv",
-            .help = "write every evaluated candidate to this CSV (- for standard output; the "
-                    "answer then goes to standard error)",
-            .surface = Surface::kCli},
-           {.flag = "json", .surface = Surface::kCli},
+           {"seq-len"},
+           {"platform-override"},
+           cli_only("csv", "write every evaluated candidate to this CSV (- for standard output; "
+                           "the answer then goes to standard error)"),
+           cli_only("json"),
            {.flag = "jobs", .help = "simulation processes at once (default: one per CPU)",
             .short_flag = 'j'},
            {.flag = "quiet", .help = "print only the answer", .short_flag = 'q',
             .surface = Surface::kCli},
-           {.flag = "variant"},
+           {"variant"},
        }},
       {"validate",
        {
-           {.flag = "reference"},
-           {.flag = "platform-override"},
-           {.flag = "csv",
-            .help = "write one row per measured run to this CSV file (- for standard output, "
-                    "then no report)",
-            .surface = Surface::kCli},
-           {.flag = "json", .surface = Surface::kCli},
-           {.flag = "only-platform"},
-           {.flag = "only"},
-           {.flag = "measurements-only"},
-           {.flag = "cross-validate", .surface = Surface::kCli},
-           {.flag = "group", .surface = Surface::kCli},
+           {"reference"},
+           {"platform-override"},
+           cli_only("csv", "write one row per measured run to this CSV file (- for standard "
+                           "output, then no report)"),
+           cli_only("json"),
+           {"only-platform"},
+           {"only"},
+           {"measurements-only"},
+           cli_only("cross-validate"),
+           cli_only("group"),
        }},
       {"candidates",
        {
@@ -227,7 +241,7 @@ const std::map<std::string_view, std::vector<OptionUse>>& uses_by_command() {
             .argument = true, .cli_required = true},
            {.flag = "platform", .help = "cs2 | cs3 | platform file (default cs2)",
             .default_text = "cs2"},
-           {.flag = "seq-len"},
+           {"seq-len"},
            {.flag = "json", .help = "print one JSON object", .type = V::kSwitch,
             .surface = Surface::kCli},
        }},
@@ -239,21 +253,17 @@ const std::map<std::string_view, std::vector<OptionUse>>& uses_by_command() {
       {"platform",
        {
            {.flag = "platforms", .surface = Surface::kCli, .argument = true},
-           {.flag = "keys", .surface = Surface::kCli},
+           cli_only("keys"),
        }},
       {"calibrate",
        {
-           {.flag = "reference", .help = "fit data (default platforms/calibration/measurements.yaml)",
-            .surface = Surface::kCli},
-           {.flag = "cross-validate", .help = "leave each group out in turn, refit, and predict it",
-            .surface = Surface::kCli},
-           {.flag = "group",
-            .help = "with --cross-validate: what is left out together: model (default), family or "
-                    "run",
-            .surface = Surface::kCli},
-           {.flag = "write", .surface = Surface::kCli},
-           {.flag = "check", .surface = Surface::kCli},
-           {.flag = "free", .surface = Surface::kCli},
+           cli_only("reference", "fit data (default platforms/calibration/measurements.yaml)"),
+           cli_only("cross-validate", "leave each group out in turn, refit, and predict it"),
+           cli_only("group", "with --cross-validate: what is left out together: model "
+                             "(default), family or run"),
+           cli_only("write"),
+           cli_only("check"),
+           cli_only("free"),
        }},
       {"columns",
        {
@@ -266,6 +276,34 @@ const std::map<std::string_view, std::vector<OptionUse>>& uses_by_command() {
 }
 // clang-format on
 
+// A value type's name in the docs and its kind in Python.
+struct TypeNames {
+  ValueType type;
+  std::string_view name, python_kind;
+};
+
+const TypeNames& type_names(ValueType type) {
+  static const std::vector<TypeNames> table{
+      {V::kSwitch, "switch", "switch"},
+      {V::kText, "text", "text"},
+      {V::kFile, "file", "text"},
+      {V::kCount, "whole number >= 1", "text"},
+      {V::kWhole, "whole number", "text"},
+      {V::kCountList, "list of whole numbers", "list"},
+      {V::kAmount, "amount (1e12, 300B)", "text"},
+      {V::kDuration, "duration (7d, 36h)", "text"},
+      {V::kPlatforms, "platforms (list)", "platforms"},
+      {V::kNames, "names (list)", "names"},
+      {V::kKeyValues, "KEY=VALUE, repeatable", "key_values"},
+      {V::kRanges, "KEY:LOW:HIGH, repeatable", "text"},
+      {V::kVariants, "NAME:KEY=VALUE,..., repeatable", "variants"},
+      {V::kFiles, "files", "text"},
+  };
+  for (const auto& t : table)
+    if (t.type == type) return t;
+  throw std::logic_error("a value type of no name");
+}
+
 const OptionSpec& spec_of(std::string_view flag) {
   for (const auto& s : kSpecs)
     if (s.flag == flag) return s;
@@ -275,37 +313,11 @@ const OptionSpec& spec_of(std::string_view flag) {
 }  // namespace
 
 std::string_view type_name(ValueType type) {
-  switch (type) {
-    case V::kSwitch:
-      return "switch";
-    case V::kText:
-      return "text";
-    case V::kFile:
-      return "file";
-    case V::kCount:
-      return "whole number >= 1";
-    case V::kWhole:
-      return "whole number";
-    case V::kCountList:
-      return "list of whole numbers";
-    case V::kAmount:
-      return "amount (1e12, 300B)";
-    case V::kDuration:
-      return "duration (7d, 36h)";
-    case V::kPlatforms:
-      return "platforms (list)";
-    case V::kNames:
-      return "names (list)";
-    case V::kKeyValues:
-      return "KEY=VALUE, repeatable";
-    case V::kRanges:
-      return "KEY:LOW:HIGH, repeatable";
-    case V::kVariants:
-      return "NAME:KEY=VALUE,..., repeatable";
-    case V::kFiles:
-      return "files";
-  }
-  throw std::logic_error("a value type of no name");
+  return type_names(type).name;
+}
+
+std::string_view python_kind(ValueType type) {
+  return type_names(type).python_kind;
 }
 
 const std::vector<OptionSpec>& option_specs() {

@@ -34,6 +34,9 @@ enum class ValueType {
 
 // How the docs and `csxsim options` name a value type ("whole number", ...).
 [[nodiscard]] std::string_view type_name(ValueType type);
+// How csxsim/__init__.py turns a keyword argument of this type into the flag's text: "switch",
+// "list", "platforms", "names", "key_values", "variants", or "text" (one value as it is).
+[[nodiscard]] std::string_view python_kind(ValueType type);
 
 // An option, whichever commands take it.
 struct OptionSpec {

@@ -39,20 +39,6 @@ std::string text(const io::Record& f, std::size_t column) {
   return io::field_text(f[column]);
 }
 
-}  // namespace
-
-std::string describe(const PointKey& key) {
-  return fmt::format("{}, num_csx {}, batch_size {}", key.platform, key.num_csx, key.batch_size);
-}
-
-std::string SweepTable::render() const {
-  std::string out = io::csv_header();
-  for (const auto& [key, lines] : points) out += lines;
-  return out;
-}
-
-namespace {
-
 // One CSV record's fields (as many as the columns) as values of their columns' types.
 io::Record parse_record(const std::vector<std::string>& fields, const std::string& where) {
   const auto& types = io::candidate_columns();
@@ -62,33 +48,6 @@ io::Record parse_record(const std::vector<std::string>& fields, const std::strin
     row.push_back(io::parse_field(types[i], fields[i], where));
   return row;
 }
-
-}  // namespace
-
-std::vector<io::Record> parse_rows(const std::string& lines, const std::string& where) {
-  const auto columns = io::candidate_columns().size();
-  std::vector<io::Record> rows;
-  for (const auto& fields : io::parse_csv(lines, where)) {
-    if (fields.size() == 1 && fields[0].empty()) continue;
-    if (fields.size() != columns)
-      throw InputError(
-          fmt::format("{}: a row of {} fields, expected {}", where, fields.size(), columns));
-    rows.push_back(parse_record(fields, where));
-  }
-  return rows;
-}
-
-std::vector<io::Record> SweepTable::records() const {
-  std::vector<io::Record> out;
-  for (const auto& [key, lines] : points) {
-    auto rows = parse_rows(lines, describe(key));
-    out.insert(out.end(), std::make_move_iterator(rows.begin()),
-               std::make_move_iterator(rows.end()));
-  }
-  return out;
-}
-
-namespace {
 
 // What run and sweep write of every candidate: fits and chosen set; a fitting candidate
 // simulated (positive, finite step time and rate, an MFU and a bound); only a fitting one
@@ -119,6 +78,39 @@ void check_row(const io::Record& row, const std::string& where) {
 }
 
 }  // namespace
+
+std::string describe(const PointKey& key) {
+  return fmt::format("{}, num_csx {}, batch_size {}", key.platform, key.num_csx, key.batch_size);
+}
+
+std::string SweepTable::render() const {
+  std::string out = io::csv_header();
+  for (const auto& [key, lines] : points) out += lines;
+  return out;
+}
+
+std::vector<io::Record> parse_rows(const std::string& lines, const std::string& where) {
+  const auto columns = io::candidate_columns().size();
+  std::vector<io::Record> rows;
+  for (const auto& fields : io::parse_csv(lines, where)) {
+    if (fields.size() == 1 && fields[0].empty()) continue;
+    if (fields.size() != columns)
+      throw InputError(
+          fmt::format("{}: a row of {} fields, expected {}", where, fields.size(), columns));
+    rows.push_back(parse_record(fields, where));
+  }
+  return rows;
+}
+
+std::vector<io::Record> SweepTable::records() const {
+  std::vector<io::Record> out;
+  for (const auto& [key, lines] : points) {
+    auto rows = parse_rows(lines, describe(key));
+    out.insert(out.end(), std::make_move_iterator(rows.begin()),
+               std::make_move_iterator(rows.end()));
+  }
+  return out;
+}
 
 SweepTable read_results_csv(const std::string& path, bool clear_shard) {
   const auto records = io::read_csv_file(path);

@@ -12,6 +12,7 @@
 #include "common/errors.hpp"
 #include "input/platform_loader.hpp"
 #include "input/yaml_block.hpp"
+#include "platform/fitted_parameters.hpp"
 
 namespace csx::platform {
 namespace {
@@ -25,79 +26,116 @@ struct Param {
   double min;
   double max;
   const char* unit;
-  const char* meaning;
-  std::optional<double> fallback = std::nullopt;  // value when the file omits the key
+  std::optional<double> fallback;  // the value when the file omits the key
+  const char* meaning;             // " (fitted)" is added for the fitted parameters
 };
 
-// Bounds keep the model physical: efficiencies and fractions at most 1, positive rates.
+// The fallbacks: none (the file must give the key), or one that leaves the key's term out.
+constexpr std::optional<double> kRequired = std::nullopt, kNoScaling = 1.0, kNoCost = 0.0;
+
+// Bounds keep the model physical: efficiencies and fractions at most 1, positive rates. One row
+// a key: its section, key and field; bounds, unit and fallback; meaning.
 const std::vector<Param>& params() {
+  // clang-format off
   static const std::vector<Param> table{
-      {"system", "cores", &PlatformSpec::cores, 1, 1e9, "cores", "compute cores on the wafer"},
-      {"system", "sram_bytes", &PlatformSpec::sram_bytes, 1, 1e15, "bytes", "on-chip SRAM"},
-      {"system", "sram_bandwidth_Bps", &PlatformSpec::sram_bandwidth_Bps, 1, 1e20, "bytes/s",
+      {"system", "cores", &PlatformSpec::cores,
+       1, 1e9, "cores", kRequired,
+       "compute cores on the wafer"},
+      {"system", "sram_bytes", &PlatformSpec::sram_bytes,
+       1, 1e15, "bytes", kRequired,
+       "on-chip SRAM"},
+      {"system", "sram_bandwidth_Bps", &PlatformSpec::sram_bandwidth_Bps,
+       1, 1e20, "bytes/s", kRequired,
        "SRAM bandwidth of the wafer"},
-      {"system", "fabric_bandwidth_Bps", &PlatformSpec::fabric_bandwidth_Bps, 1, 1e20, "bytes/s",
+      {"system", "fabric_bandwidth_Bps", &PlatformSpec::fabric_bandwidth_Bps,
+       1, 1e20, "bytes/s", kRequired,
        "wafer fabric bandwidth"},
-      {"system", "peak_flops", &PlatformSpec::peak_flops, 1, 1e20, "FLOP/s",
+      {"system", "peak_flops", &PlatformSpec::peak_flops,
+       1, 1e20, "FLOP/s", kRequired,
        "dense 16-bit peak (MFU's denominator)"},
-      {"system", "fabric_rows", &PlatformSpec::fabric_rows, 1, 1e6, "rows",
+      {"system", "fabric_rows", &PlatformSpec::fabric_rows,
+       1, 1e6, "rows", kRequired,
        "core rows a streamed weight word feeds (SIMD fill)"},
-      {"system", "fabric_columns", &PlatformSpec::fabric_columns, 1, 1e6, "columns",
+      {"system", "fabric_columns", &PlatformSpec::fabric_columns,
+       1, 1e6, "columns", kRequired,
        "core columns that split a product's input features"},
-      {"system", "simd_width", &PlatformSpec::simd_width, 1, 1024, "lanes",
+      {"system", "simd_width", &PlatformSpec::simd_width,
+       1, 1024, "lanes", kRequired,
        "16-bit FMACs per core per cycle"},
-      {"system", "io_ports", &PlatformSpec::io_ports, 1, 1e4, "ports",
+      {"system", "io_ports", &PlatformSpec::io_ports,
+       1, 1e4, "ports", kRequired,
        "100 GbE ports of a CS-X (and of each SwarmX link)"},
-      {"system", "io_port_bandwidth_Bps", &PlatformSpec::io_port_bandwidth_Bps, 1, 1e15, "bytes/s",
+      {"system", "io_port_bandwidth_Bps", &PlatformSpec::io_port_bandwidth_Bps,
+       1, 1e15, "bytes/s", kRequired,
        "bandwidth of one CS-X I/O port"},
-      {"system", "io_scale", &PlatformSpec::io_scale, 0.01, 1000, "factor",
-       "\"N times the I/O\": scales every link of the weight path (CS-X I/O, SwarmX links, "
-       "MemoryX link)",
-       1.0},
-      {"system", "max_cluster_size", &PlatformSpec::max_cluster_size, 1, 1e6, "systems",
+      {"system", "io_scale", &PlatformSpec::io_scale,
+       0.01, 1000, "factor", kNoScaling,
+       "\"N times the I/O\": scales every link of the weight path (CS-X I/O, SwarmX links, MemoryX link)"},
+      {"system", "max_cluster_size", &PlatformSpec::max_cluster_size,
+       1, 1e6, "systems", kRequired,
        "largest num_csx"},
-      {"swarmx", "fanout", &PlatformSpec::swarmx_fanout, 2, 1024, "children",
+      {"swarmx", "fanout", &PlatformSpec::swarmx_fanout,
+       2, 1024, "children", kRequired,
        "children of a SwarmX broadcast-reduce node"},
-      {"swarmx", "link_bandwidth_Bps", &PlatformSpec::swarmx_link_bandwidth_Bps, 1, 1e15, "bytes/s",
+      {"swarmx", "link_bandwidth_Bps", &PlatformSpec::swarmx_link_bandwidth_Bps,
+       1, 1e15, "bytes/s", kRequired,
        "bandwidth of one SwarmX port (a link has io_ports of them)"},
-      {"memoryx", "capacity_bytes", &PlatformSpec::memoryx_capacity_bytes, 1, 1e20, "bytes",
+      {"memoryx", "capacity_bytes", &PlatformSpec::memoryx_capacity_bytes,
+       1, 1e20, "bytes", kRequired,
        "weights and optimizer state MemoryX holds"},
-      {"memoryx", "bytes_per_parameter", &PlatformSpec::memoryx_bytes_per_parameter, 1, 64, "bytes",
+      {"memoryx", "bytes_per_parameter", &PlatformSpec::memoryx_bytes_per_parameter,
+       1, 64, "bytes", kRequired,
        "MemoryX bytes per parameter (mixed-precision Adam: 16)"},
-      {"calibration", "memoryx_bandwidth_Bps", &PlatformSpec::memoryx_bandwidth_Bps, 1, 1e15,
-       "bytes/s", "MemoryX link to the SwarmX root"},
-      {"calibration", "optimizer_rate_params_per_s", &PlatformSpec::optimizer_rate_params_per_s, 1,
-       1e18, "parameters/s", "MemoryX optimizer update rate"},
-      {"calibration", "swarmx_hop_latency_s", &PlatformSpec::swarmx_hop_latency_s, 0, 1, "s",
+      {"calibration", "memoryx_bandwidth_Bps", &PlatformSpec::memoryx_bandwidth_Bps,
+       1, 1e15, "bytes/s", kRequired,
+       "MemoryX link to the SwarmX root"},
+      {"calibration", "optimizer_rate_params_per_s", &PlatformSpec::optimizer_rate_params_per_s,
+       1, 1e18, "parameters/s", kRequired,
+       "MemoryX optimizer update rate"},
+      {"calibration", "swarmx_hop_latency_s", &PlatformSpec::swarmx_hop_latency_s,
+       0, 1, "s", kRequired,
        "latency of one link hop"},
-      {"calibration", "swarmx_chunk_bytes", &PlatformSpec::swarmx_chunk_bytes, 1e7, 1e15, "bytes",
+      {"calibration", "swarmx_chunk_bytes", &PlatformSpec::swarmx_chunk_bytes,
+       1e7, 1e15, "bytes", kRequired,
        "SwarmX forwards layers in chunks of this size"},
-      {"calibration", "compute_efficiency", &PlatformSpec::compute_efficiency, 1e-6, 1, "fraction",
-       "share of peak a kernel reaches with full SIMD lanes (fitted)"},
-      {"calibration", "dispatch_overhead_cycles", &PlatformSpec::dispatch_overhead_cycles, 0, 100,
-       "cycles", "core cycles per arriving weight word beyond the FMACs"},
-      {"calibration", "softmax_cycles_per_score", &PlatformSpec::softmax_cycles_per_score, 0, 1000,
-       "cycles", "core cycles per attention score beyond its multiply-adds", 0.0},
-      {"calibration", "reduce_cycles_per_output", &PlatformSpec::reduce_cycles_per_output, 0, 100,
-       "cycles", "core cycles per partial sum reduced across the columns (fitted)", 0.0},
-      {"calibration", "sram_bytes_per_flop", &PlatformSpec::sram_bytes_per_flop, 0, 100,
-       "bytes/FLOP", "SRAM traffic per FLOP of a busy core's products", 0.0},
-      {"calibration", "step_overhead_s", &PlatformSpec::step_overhead_s, 0, 100, "s",
-       "fixed cost of a training step (fitted)"},
-      {"calibration", "kernel_overhead_s", &PlatformSpec::kernel_overhead_s, 0, 10, "s",
+      {"calibration", "compute_efficiency", &PlatformSpec::compute_efficiency,
+       0.000001, 1, "fraction", kRequired,
+       "share of peak a kernel reaches with full SIMD lanes"},
+      {"calibration", "dispatch_overhead_cycles", &PlatformSpec::dispatch_overhead_cycles,
+       0, 100, "cycles", kRequired,
+       "core cycles per arriving weight word beyond the FMACs"},
+      {"calibration", "softmax_cycles_per_score", &PlatformSpec::softmax_cycles_per_score,
+       0, 1000, "cycles", kNoCost,
+       "core cycles per attention score beyond its multiply-adds"},
+      {"calibration", "reduce_cycles_per_output", &PlatformSpec::reduce_cycles_per_output,
+       0, 100, "cycles", kNoCost,
+       "core cycles per partial sum reduced across the columns"},
+      {"calibration", "sram_bytes_per_flop", &PlatformSpec::sram_bytes_per_flop,
+       0, 100, "bytes/FLOP", kNoCost,
+       "SRAM traffic per FLOP of a busy core's products"},
+      {"calibration", "step_overhead_s", &PlatformSpec::step_overhead_s,
+       0, 100, "s", kRequired,
+       "fixed cost of a training step"},
+      {"calibration", "kernel_overhead_s", &PlatformSpec::kernel_overhead_s,
+       0, 10, "s", kRequired,
        "fixed cost of a layer kernel pass"},
-      {"calibration", "microbatch_overhead_s", &PlatformSpec::microbatch_overhead_s, 0, 100, "s",
+      {"calibration", "microbatch_overhead_s", &PlatformSpec::microbatch_overhead_s,
+       0, 100, "s", kRequired,
        "fixed cost of a microbatch"},
-      {"calibration", "usable_sram_fraction", &PlatformSpec::usable_sram_fraction, 1e-6, 1,
-       "fraction", "SRAM share the model may use"},
-      {"calibration", "workspace_bytes", &PlatformSpec::workspace_bytes, 0, 1e15, "bytes",
+      {"calibration", "usable_sram_fraction", &PlatformSpec::usable_sram_fraction,
+       0.000001, 1, "fraction", kRequired,
+       "SRAM share the model may use"},
+      {"calibration", "workspace_bytes", &PlatformSpec::workspace_bytes,
+       0, 1e15, "bytes", kRequired,
        "kernel scratch and I/O buffers"},
-      {"calibration", "weight_buffers", &PlatformSpec::weight_buffers, 1, 64, "layers",
+      {"calibration", "weight_buffers", &PlatformSpec::weight_buffers,
+       1, 64, "layers", kRequired,
        "layers of weights on the wafer at once"},
-      {"calibration", "prediction_log_sd", &PlatformSpec::prediction_log_sd, 0, 2, "ln(ratio)",
-       "SD of the leave-one-model-out residuals ln(predicted/measured): the prediction "
-       "intervals' width"},
+      {"calibration", "prediction_log_sd", &PlatformSpec::prediction_log_sd,
+       0, 2, "ln(ratio)", kRequired,
+       "SD of the leave-one-model-out residuals ln(predicted/measured): the prediction intervals' width"},
   };
+  // clang-format on
   return table;
 }
 
@@ -270,8 +308,12 @@ void apply_overrides(PlatformSpec& p, const Overrides& overrides, bool refuse_ot
 
 std::vector<KeyInfo> platform_keys() {
   std::vector<KeyInfo> keys;
-  for (const auto& p : params())
-    keys.push_back({std::string(p.section) + "." + p.key, p.unit, p.meaning, p.min, p.max});
+  for (const auto& p : params()) {
+    const auto key = std::string(p.section) + "." + p.key;
+    std::string meaning = p.meaning;
+    if (is_fitted(key)) meaning += " (fitted)";
+    keys.push_back({key, p.unit, meaning, p.min, p.max});
+  }
   for (const auto& c : choices())
     keys.push_back({std::string("calibration.") + c.key, "choice", c.meaning, 0, 0});
   return keys;

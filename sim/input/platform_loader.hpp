@@ -42,7 +42,8 @@ void apply_overrides(PlatformSpec& p, const Overrides& overrides, bool refuse_ot
                      const std::string& flag = "--platform-override");
 
 // Every key a platform file or --platform-override takes: "section.key", its unit, meaning and
-// bounds (for `csxsim platform --keys`).
+// bounds (for `csxsim platform --keys`). The meaning of a fitted parameter
+// (platform/fitted_parameters.hpp) ends in " (fitted)".
 struct KeyInfo {
   std::string key, unit, meaning;
   double min = 0, max = 0;  // 0, 0 for the choices

@@ -3,6 +3,7 @@
 #include "common/whole_number.hpp"
 
 #include <fmt/format.h>
+#include <algorithm>
 #include <filesystem>
 
 #include "common/did_you_mean.hpp"
@@ -17,6 +18,9 @@ namespace csx::io {
 namespace {
 
 const char* kMbsFlag = "csx.performance.micro_batch_size";
+
+// The modes' names (in files, --mode and the CSV), in Mode's order.
+const std::vector<std::string> kModeNames{"train", "eval", "train_and_eval"};
 
 // Keys of these blocks in real Model Zoo files that csxsim does not need.
 const std::vector<std::string> kDataloaderIgnored{"data_dir",
@@ -200,23 +204,14 @@ Scenario read_scenario_unchecked(const YAML::Node& root_node, const std::string&
                                  const std::string& data_dir, std::optional<std::int64_t> seq_len);
 
 std::string to_string(Mode m) {
-  switch (m) {
-    case Mode::kTrain:
-      return "train";
-    case Mode::kEval:
-      return "eval";
-    case Mode::kTrainAndEval:
-      return "train_and_eval";
-  }
-  return "?";
+  return kModeNames.at(static_cast<std::size_t>(m));
 }
 
 Mode parse_mode(const std::string& text, const std::string& where) {
-  if (text == "train") return Mode::kTrain;
-  if (text == "eval") return Mode::kEval;
-  if (text == "train_and_eval") return Mode::kTrainAndEval;
+  const auto it = std::find(kModeNames.begin(), kModeNames.end(), text);
+  if (it != kModeNames.end()) return static_cast<Mode>(it - kModeNames.begin());
   throw InputError(fmt::format("{} = '{}': the mode must be train, eval or train_and_eval{}", where,
-                               text, did_you_mean(text, {"train", "eval", "train_and_eval"})));
+                               text, did_you_mean(text, kModeNames)));
 }
 
 batching::MbsSetting parse_mbs_node(const YAML::Node& n, const std::string& where) {

@@ -108,16 +108,12 @@ void rows_of(const std::vector<csx::io::ColumnInfo>& columns, std::vector<csx::i
 }
 
 py::object to_python(const csx::io::Value& v) {
-  return std::visit(
-      [](const auto& x) -> py::object {
-        using T = std::decay_t<decltype(x)>;
-        if constexpr (std::is_same_v<T, std::monostate>) return py::none();
-        if constexpr (std::is_same_v<T, std::int64_t>) return py::int_(x);
-        if constexpr (std::is_same_v<T, double>) return py::float_(x);
-        if constexpr (std::is_same_v<T, std::string>) return py::str(x);
-        if constexpr (std::is_same_v<T, bool>) return py::bool_(x);
-      },
-      v);
+  return std::visit(csx::io::OnEach{[](std::monostate) -> py::object { return py::none(); },
+                                    [](std::int64_t x) -> py::object { return py::int_(x); },
+                                    [](double x) -> py::object { return py::float_(x); },
+                                    [](const std::string& x) -> py::object { return py::str(x); },
+                                    [](bool x) -> py::object { return py::bool_(x); }},
+                    v);
 }
 
 py::object to_python(const Json& j) {
@@ -206,37 +202,13 @@ csx::app::GivenOptions given(const char* command, const py::dict& kw,
 // for each option `command` takes in Python, in the table's order, its keyword, flag, value
 // type, whether it is the function's (positional) argument and whether it is required.
 py::list python_options(const std::string& command) {
-  using csx::app::ValueType;
   py::list out;
   for (const auto& o : csx::app::command_options(command)) {
     if (!o.in_python()) continue;
-    const char* kind = "text";
-    switch (o.type) {
-      case ValueType::kSwitch:
-        kind = "switch";
-        break;
-      case ValueType::kCountList:
-        kind = "list";
-        break;
-      case ValueType::kPlatforms:
-        kind = "platforms";
-        break;
-      case ValueType::kNames:
-        kind = "names";
-        break;
-      case ValueType::kKeyValues:
-        kind = "key_values";
-        break;
-      case ValueType::kVariants:
-        kind = "variants";
-        break;
-      default:
-        break;
-    }
     py::dict d;
     d["keyword"] = std::string(o.spec->keyword);
     d["flag"] = "--" + std::string(o.spec->flag);
-    d["kind"] = kind;
+    d["kind"] = std::string(csx::app::python_kind(o.type));
     d["argument"] = o.argument;
     d["required"] = o.argument || o.python_required;
     out.append(std::move(d));

@@ -2,6 +2,7 @@
 #include "report/results_schema.hpp"
 
 #include <fmt/format.h>
+#include <array>
 #include <charconv>
 #include <cmath>
 #include <stdexcept>
@@ -24,39 +25,27 @@ bool read_whole(const std::string& text, T& v) {
   return r.ec == std::errc() && r.ptr == end;
 }
 
-bool holds_type(ColumnType type, const Value& v) {
-  switch (type) {
-    case ColumnType::kInteger:
-      return std::holds_alternative<std::int64_t>(v);
-    case ColumnType::kReal:
-      return std::holds_alternative<double>(v);
-    case ColumnType::kText:
-      return std::holds_alternative<std::string>(v);
-    case ColumnType::kBool:
-      return std::holds_alternative<bool>(v);
-  }
-  return false;
+// A column type's values are Value's alternative 1 + the type's number (0 is null).
+constexpr std::size_t alternative(ColumnType type) {
+  return 1 + static_cast<std::size_t>(type);
 }
+template <ColumnType type, typename T>
+constexpr bool holds_as = std::is_same_v<std::variant_alternative_t<alternative(type), Value>, T>;
+static_assert(holds_as<ColumnType::kInteger, std::int64_t> && holds_as<ColumnType::kReal, double> &&
+              holds_as<ColumnType::kText, std::string> && holds_as<ColumnType::kBool, bool>);
+
+// The types' names, in ColumnType's order.
+constexpr std::array<const char*, 4> kTypeNames{"integer", "real", "text", "bool"};
 
 }  // namespace
 
 const char* to_string(ColumnType type) {
-  switch (type) {
-    case ColumnType::kInteger:
-      return "integer";
-    case ColumnType::kReal:
-      return "real";
-    case ColumnType::kText:
-      return "text";
-    case ColumnType::kBool:
-      return "bool";
-  }
-  return "";
+  return kTypeNames.at(static_cast<std::size_t>(type));
 }
 
 Value normalized(const ColumnInfo& column, Value value) {
   if (std::holds_alternative<std::monostate>(value)) return value;
-  if (!holds_type(column.type, value))
+  if (value.index() != alternative(column.type))
     throw std::logic_error(
         fmt::format("column {}: a value that is not {}", column.name, to_string(column.type)));
   if (const auto* s = std::get_if<std::string>(&value); s && s->empty()) return std::monostate{};
@@ -75,14 +64,10 @@ std::size_t column_index(const std::vector<ColumnInfo>& columns, const std::stri
 
 std::string field_text(const Value& v) {
   return std::visit(
-      [](const auto& x) -> std::string {
-        using T = std::decay_t<decltype(x)>;
-        if constexpr (std::is_same_v<T, std::monostate>) return "";
-        if constexpr (std::is_same_v<T, std::int64_t>) return std::to_string(x);
-        if constexpr (std::is_same_v<T, double>) return real_text(x);
-        if constexpr (std::is_same_v<T, std::string>) return x;
-        if constexpr (std::is_same_v<T, bool>) return x ? "true" : "false";
-      },
+      OnEach{[](std::monostate) { return std::string(); },
+             [](std::int64_t x) { return std::to_string(x); },
+             [](double x) { return real_text(x); }, [](const std::string& x) { return x; },
+             [](bool x) { return std::string(x ? "true" : "false"); }},
       v);
 }
 
@@ -138,38 +123,9 @@ Value parse_field(const ColumnInfo& column, const std::string& text, const std::
 }
 
 nlohmann::ordered_json value_json(const Value& v) {
-  return std::visit(
-      [](const auto& x) -> nlohmann::ordered_json {
-        using T = std::decay_t<decltype(x)>;
-        if constexpr (std::is_same_v<T, std::monostate>)
-          return nullptr;
-        else
-          return x;
-      },
-      v);
-}
-
-Value value_from_json(const ColumnInfo& column, const nlohmann::json& j) {
-  if (j.is_null()) return std::monostate{};
-  const auto wrong = [&] {
-    return std::invalid_argument(
-        fmt::format("column {}: a JSON value that is not {}", column.name, to_string(column.type)));
-  };
-  switch (column.type) {
-    case ColumnType::kText:
-      if (!j.is_string()) throw wrong();
-      return j.get<std::string>();
-    case ColumnType::kBool:
-      if (!j.is_boolean()) throw wrong();
-      return j.get<bool>();
-    case ColumnType::kInteger:
-      if (!j.is_number_integer()) throw wrong();
-      return j.get<std::int64_t>();
-    case ColumnType::kReal:
-      if (!j.is_number()) throw wrong();
-      return j.get<double>();
-  }
-  return std::monostate{};
+  return std::visit(OnEach{[](std::monostate) { return nlohmann::ordered_json(); },
+                           [](const auto& x) { return nlohmann::ordered_json(x); }},
+                    v);
 }
 
 nlohmann::ordered_json columns_json(const std::vector<ColumnInfo>& columns) {

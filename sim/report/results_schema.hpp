@@ -14,6 +14,7 @@
 
 namespace csx::io {
 
+// In the order of the Value alternatives that hold them (after null).
 enum class ColumnType { kInteger, kReal, kText, kBool };
 // "integer", "real", "text", "bool"
 [[nodiscard]] const char* to_string(ColumnType type);
@@ -21,6 +22,13 @@ enum class ColumnType { kInteger, kReal, kText, kBool };
 // One field: null (an empty CSV field, JSON null, Python None), or a value of its column's type.
 using Value = std::variant<std::monostate, std::int64_t, double, std::string, bool>;
 using Record = std::vector<Value>;  // one value per column, in the columns' order
+
+// A visitor of a Value from one callable per alternative:
+// std::visit(OnEach{[](std::monostate) {...}, [](std::int64_t x) {...}, ...}, value).
+template <typename... F>
+struct OnEach : F... {
+  using F::operator()...;
+};
 
 struct ColumnInfo {
   std::string name;
@@ -77,10 +85,8 @@ class Schema {
 [[nodiscard]] Value parse_field(const ColumnInfo& column, const std::string& text,
                                 const std::string& where);
 
-// A value as JSON (null, number, string, bool), and back by its column's type;
-// value_from_json throws std::invalid_argument for a JSON value of another type.
+// A value as JSON (null, number, string, bool).
 [[nodiscard]] nlohmann::ordered_json value_json(const Value& v);
-[[nodiscard]] Value value_from_json(const ColumnInfo& column, const nlohmann::json& j);
 
 // {"name", "unit", "type"} per column, in order (`csxsim columns --json`).
 [[nodiscard]] nlohmann::ordered_json columns_json(const std::vector<ColumnInfo>& columns);

@@ -27,6 +27,10 @@ std::string data_dir() {
   return CSXSIM_DATA_DIR;
 }
 
+std::string default_reference() {
+  return (std::filesystem::path(data_dir()) / "platforms/calibration/measurements.yaml").string();
+}
+
 std::string resolve_model_path(const std::string& arg) {
   namespace fs = std::filesystem;
   std::error_code ec;

@@ -12,7 +12,11 @@ namespace csx::app {
 // its own); else the source tree it was built from (docs/cli.md#data-folder).
 [[nodiscard]] std::string data_dir();
 
+// platforms/calibration/measurements.yaml of the data folder: the fit data.
+[[nodiscard]] std::string default_reference();
+
 // A model argument: a path to a YAML file, or the stem of a file in models/ ("gpt3_xl").
+// Throws InputError for neither, with a did-you-mean among models/.
 [[nodiscard]] std::string resolve_model_path(const std::string& arg);
 
 // Prints the scenario's warnings to stderr, one "warning: ..." line each.

@@ -18,8 +18,8 @@ inline constexpr std::int64_t kMaxJobs = 1024;
 
 // The job options given (--num-csx, --batch-size, --micro-batch-size, --platform, --mode,
 // --steps, --tokens, --sim-steps, --max-explore, --compile-only, --platform-override). Throws
-// InputError for malformed values, naming the flag. With `grid`, --num-csx and --batch-size are
-// lists read by sweep and plan, not single values.
+// InputError for malformed values, naming the flag, and for --steps with --tokens. With `grid`,
+// --num-csx and --batch-size are lists read by sweep and plan, not single values.
 [[nodiscard]] Overrides read_overrides(const GivenOptions& given, bool grid = false);
 
 // --platform-override's [P:]KEY=VALUE texts as (key, value) pairs, in order. Throws InputError

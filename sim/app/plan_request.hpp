@@ -21,7 +21,7 @@ struct PlanRequest {
   std::vector<std::int64_t> clusters;       // --num-csx, ascending, each once; empty: deadline
   std::optional<std::string> num_csx_text;  // --num-csx as given (the JSON inputs)
   std::optional<double> deadline_s;         // --deadline (seconds)
-  std::optional<std::int64_t> max_num_csx;  // --max-num-csx
+  std::optional<std::int64_t> max_num_csx;  // --max-num-csx (systems)
   std::optional<std::int64_t> seq_len;      // --seq-len (tokens)
   int jobs = 0;                             // --jobs: simulation processes (0: one per core)
   std::vector<std::string> variants;        // NAME:KEY=VALUE[,KEY=VALUE...]
@@ -44,6 +44,8 @@ struct PlanOutcome {
 // plan_clusters. Throws as they do, and InputError when neither --batch-size nor the file gives
 // a batch size.
 [[nodiscard]] PlanOutcome execute_plan(const PlanRequest& request);
+// Writes the request's --csv and --json (both or none). Throws InputError when a file cannot be
+// written.
 void write_plan_outputs(const PlanRequest& request, const PlanOutcome& plan);
 // The message of plan's InfeasibleError when no cluster answers; empty otherwise.
 [[nodiscard]] std::string plan_infeasible(const PlanOutcome& plan);

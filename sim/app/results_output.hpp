@@ -1,6 +1,6 @@
-// What run, sweep and plan write: the CSV text, its JSON twin (--json) with the inputs that
-// produced it, and the files a model was read from. One code path for the CLI and the Python
-// module.
+// What run, sweep, plan and validate write: the CSV text, its JSON twin (--json) with the inputs
+// that produced it, the files a model was read from, and the busy shares of a step. One code path
+// for the CLI and the Python module.
 #pragma once
 
 #include <cstdint>

@@ -51,9 +51,6 @@ RunRequest read_run_request(const GivenOptions& given) {
       throw InputError(fmt::format("--trace-systems = {}: needs --trace", *text));
     q.trace_systems_text = text;
     q.trace_systems = io::parse_value_list(*text, "--trace-systems");
-    std::sort(q.trace_systems.begin(), q.trace_systems.end());
-    q.trace_systems.erase(std::unique(q.trace_systems.begin(), q.trace_systems.end()),
-                          q.trace_systems.end());
   }
   if (const auto text = given.text("trace-max-events")) {
     if (q.trace.empty())
@@ -78,6 +75,9 @@ RunResult execute_run(const RunRequest& q) {
           "--trace-systems = {}: system {} is not below num_csx ({}; csx-0 is the first)",
           *q.trace_systems_text, s, job.num_csx));
   job.trace_systems = q.trace_systems;
+  std::sort(job.trace_systems.begin(), job.trace_systems.end());
+  job.trace_systems.erase(std::unique(job.trace_systems.begin(), job.trace_systems.end()),
+                          job.trace_systems.end());
   // Now that the model and platform files are known, none of them may be overwritten either.
   auto inputs = model_files(scenario.model);
   inputs.insert(inputs.end(), {q.scenario_file, job.platform.source});

@@ -22,8 +22,8 @@ struct RunRequest {
   std::optional<std::int64_t> seq_len;  // --seq-len (tokens)
   int jobs = 0;                         // --jobs: simulation processes (0: one per core)
   std::string csv, json, trace;         // output files; "" for none
-  // --trace-systems as given (for messages) and read: indices of csx-1 ... (csx-0 is always
-  // shown), ascending, once each.
+  // --trace-systems as given (for messages) and read, in the order given: indices of csx-1 ...
+  // (csx-0 is always shown).
   std::optional<std::string> trace_systems_text;
   std::vector<std::int64_t> trace_systems;
   std::int64_t trace_max_events = kTraceMaxEvents;  // events (--trace-max-events)

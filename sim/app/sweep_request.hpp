@@ -58,7 +58,8 @@ struct SweepOutcome {
 };
 
 // Loads the scenario, expands the grid and runs this shard's points in worker processes, with
-// a progress bar on stderr (a terminal's, unless quiet) and the notes of skipped points;
+// a progress bar on stderr (a terminal's, unless quiet); a --csv file is locked (OUT.lock)
+// and written as the checkpoint as points finish, and the notes of skipped points;
 // check_only prints its line to `out` and runs nothing. An interruption stops the points (the
 // CSV checkpoint written) and is returned in `signal`. Throws InputError / RuleError for bad
 // input, std::runtime_error when a point fails.

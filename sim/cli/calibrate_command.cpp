@@ -10,7 +10,6 @@
 #include "app/calibration_files.hpp"
 #include "app/cross_validation.hpp"
 #include "app/data_folder.hpp"
-#include "app/validate_request.hpp"
 #include "cli/calibration_report.hpp"
 #include "cli/commands.hpp"
 #include "cli/option_descriptions.hpp"

@@ -23,9 +23,8 @@ bool same_path(const std::string& a, const std::string& b) {
 
 }  // namespace
 
-std::map<std::string, std::string> output_paths(const po::variables_map& vm,
-                                                const std::vector<std::string>& flags,
-                                                const std::vector<std::string>& inputs) {
+void check_output_flags(const po::variables_map& vm, const std::vector<std::string>& flags,
+                        const std::vector<std::string>& inputs) {
   std::map<std::string, std::string> paths;
   std::vector<std::string> given;  // flags given, in order
   for (const auto& f : flags) {
@@ -46,15 +45,6 @@ std::map<std::string, std::string> output_paths(const po::variables_map& vm,
     if (!to_stdout) io::check_output_path(paths[f], "--" + f, inputs);
     given.push_back(f);
   }
-  return paths;
-}
-
-void check_outputs_against_model(const po::variables_map& vm, const std::vector<std::string>& flags,
-                                 const io::Scenario& scenario) {
-  const auto inputs = app::model_files(scenario.model);
-  for (const auto& f : flags)
-    if (vm.count(f) && vm[f].as<std::string>() != io::kStandardOutput)
-      io::check_output_path(vm[f].as<std::string>(), "--" + f, inputs);
 }
 
 bool data_on_stdout(const po::variables_map& vm) {

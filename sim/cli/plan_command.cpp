@@ -12,10 +12,8 @@ namespace csx::cli {
 int plan_command(const Args& args) {
   const auto vm = parse_command(args, "plan");
   if (!vm) return 0;
-  auto q = app::read_plan_request(given_options(*vm, "plan"));
-  auto out = output_paths(*vm, {"csv", "json"}, {q.model_path});
-  q.csv = out["csv"];
-  q.json = out["json"];
+  const auto q = app::read_plan_request(given_options(*vm, "plan"));
+  check_output_flags(*vm, {"csv", "json"}, {q.model_path});
   const auto plan = app::execute_plan(q);
   // With --csv - or --json -, standard output carries the data alone: no table, the answer on
   // standard error.

@@ -13,11 +13,8 @@ namespace csx::cli {
 int run_command(const Args& args) {
   const auto vm = parse_command(args, "run");
   if (!vm) return 0;
-  auto q = app::read_run_request(given_options(*vm, "run"));
-  auto out = output_paths(*vm, {"csv", "trace", "json"}, {q.scenario_file});
-  q.csv = out["csv"];
-  q.trace = out["trace"];
-  q.json = out["json"];
+  const auto q = app::read_run_request(given_options(*vm, "run"));
+  check_output_flags(*vm, {"csv", "trace", "json"}, {q.scenario_file});
   const auto run = app::execute_run(q);
   // With --csv - or --json -, standard output carries the data alone.
   if (vm->count("quiet") == 0 && !data_on_stdout(*vm)) print_run(stdout, run);

@@ -16,7 +16,7 @@ int sweep_command(const Args& args) {
   const auto vm = parse_command(args, "sweep");
   if (!vm) return 0;
   auto q = app::read_sweep_request(given_options(*vm, "sweep"));
-  q.json = output_paths(*vm, {"csv", "json"}, {q.scenario_file})["json"];
+  check_output_flags(*vm, {"csv", "json"}, {q.scenario_file});
   // With --csv - or --json -, standard output carries the data alone: no summary.
   q.quiet = vm->count("quiet") > 0 || (data_on_stdout(*vm) && !q.check_only);
   const auto s = app::execute_sweep(q, stdout);

@@ -10,7 +10,6 @@
 #include "cli/commands.hpp"
 #include "cli/option_descriptions.hpp"
 #include "cli/output_flags.hpp"
-#include "cli/text_sink.hpp"
 #include "cli/validation_report.hpp"
 #include "common/did_you_mean.hpp"
 #include "common/errors.hpp"
@@ -57,14 +56,11 @@ int validate_command(const Args& args) {
     s.group = group;
     return run_calibration(s, stdout);
   }
-  auto out = output_paths(*vm, {"csv", "json"}, {reference});
-  auto q = app::read_validate_request(given_options(*vm, "validate"));
-  q.csv = out["csv"];
-  q.json = out["json"];
+  check_output_flags(*vm, {"csv", "json"}, {reference});
+  const auto q = app::read_validate_request(given_options(*vm, "validate"));
   // With --csv - or --json -, standard output carries the data alone: the report goes nowhere.
-  std::optional<TextSink> discarded;
-  if (data_on_stdout(*vm)) discarded.emplace();
-  const auto v = print_validation(q, discarded ? discarded->file() : stdout);
+  const auto v = app::execute_validate(q);
+  if (!data_on_stdout(*vm)) print_validation(stdout, q, v);
   app::write_validate_outputs(q, v);
   if (v.failed > 0) {
     fmt::print(stderr, "csxsim validate: {} check{} failed\n", v.failed, v.failed == 1 ? "" : "s");

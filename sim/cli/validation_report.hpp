@@ -1,5 +1,5 @@
-// What `csxsim validate` prints: each check of the fit data (app/validation.hpp) with its table
-// and summary (docs/calibration.md#accuracy).
+// What `csxsim validate` prints: each check of the fit data (app::execute_validate) with its
+// table and summary (docs/calibration.md#accuracy).
 #pragma once
 
 #include <cstdio>
@@ -8,9 +8,9 @@
 
 namespace csx::cli {
 
-// Reads the reference and runs its checks, printing the report to `out`. Throws as
-// app::read_reference does, and InputError for an unknown --platform-override key.
-[[nodiscard]] app::ValidateOutcome print_validation(const app::ValidateRequest& request,
-                                                    std::FILE* out);
+// The report of a validation to `out`: the platform overrides in effect, each group of measured
+// runs, the auto decisions, memory facts and preferences.
+void print_validation(std::FILE* out, const app::ValidateRequest& request,
+                      const app::ValidateOutcome& v);
 
 }  // namespace csx::cli

@@ -294,7 +294,8 @@ py::dict validate(const py::dict& kw) {
   const auto q = csx::app::read_validate_request(given("validate", kw));
   return to_python(locked([&] {
     csx::cli::TextSink sink;
-    const auto v = csx::cli::print_validation(q, sink.file());
+    const auto v = csx::app::execute_validate(q);
+    csx::cli::print_validation(sink.file(), q, v);
     Output out;
     out.text = sink.text();
     rows_of(csx::io::validation_schema().columns(), v.records, v.csv, out);

@@ -1,104 +1,21 @@
-// `csxsim describe`: a model's parameters, FLOPs, streamed bytes, activations and memory fit.
+// `csxsim describe`: a model's parameters, FLOPs, streamed bytes, activations and memory fit
+// (app/describe.hpp), as text or JSON.
 #include <fmt/format.h>
 #include <fmt/ranges.h>
-#include <nlohmann/json.hpp>
 
-#include "app/data_folder.hpp"
+#include "app/describe.hpp"
 #include "app/job_options.hpp"
 #include "cli/commands.hpp"
-#include "cli/json_views.hpp"
 #include "cli/option_descriptions.hpp"
-#include "input/model_loader.hpp"
-#include "input/platform_loader.hpp"
-#include "input/scenario.hpp"
-#include "model/layer_costs.hpp"
-#include "model/memory_model.hpp"
 #include "report/results_json.hpp"
-
-namespace csx::model {
-NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(Stack, name, num_layers, hidden_size, num_heads, num_kv_heads,
-                                   head_dim, causal, sliding_window, position, filter_size,
-                                   nonlinearity, parallel_attention_ffn, num_experts, top_k,
-                                   num_shared_experts, tokens, trainable)
-}  // namespace csx::model
 
 namespace csx::cli {
 namespace {
 
-// Names in enum order (model::LayerKind, model::Architecture).
-constexpr const char* kKindNames[] = {"embedding", "block", "head"};
-constexpr const char* kArchitectureNames[] = {"decoder",
-                                              "encoder",
-                                              "encoder-decoder",
-                                              "vision transformer",
-                                              "diffusion transformer",
-                                              "vision encoder + decoder",
-                                              "CNN with batch norm",
-                                              "fully connected"};
-
-const char* kind_name(model::LayerKind k) {
-  return kKindNames[static_cast<int>(k)];
-}
-const char* architecture_name(model::Architecture a) {
-  return kArchitectureNames[static_cast<int>(a)];
-}
-
-std::string attention_kind(const model::Stack& st) {
-  if (st.num_kv_heads == 1 && st.num_heads > 1) return "multi-query";
-  if (st.num_kv_heads < st.num_heads) return "grouped-query";
-  return "multi-head";
-}
-
-// What both outputs report besides the layers.
-struct Figures {
-  std::int64_t max_mbs;  // largest micro_batch_size that fits (samples)
-  model::MemoryXCheck mx;
-  double train_flops;  // FLOP per sample, no recompute
-};
-
-nlohmann::ordered_json to_json(const io::Scenario& scenario, const platform::PlatformSpec& platform,
-                               const model::ModelCosts& costs, const Figures& f) {
-  const auto& spec = scenario.model;
-  const auto& [max_mbs, mx, train_flops] = f;
-  nlohmann::ordered_json j;
-  j["model"] = spec.label;
-  j["family"] = spec.name;
-  j["family_from"] = spec.family_from;
-  j["architecture"] = architecture_name(spec.architecture);
-  j["platform"] = platform.name;
-  j["seq_len"] = spec.seq_len;
-  j["seq_len_from"] = spec.seq_len_from;
-  j["modelled"] = spec.modelled;
-  j["ignored_keys"] = spec.ignored_keys;
-  j["warnings"] = scenario.warnings;
-  auto& stacks = j["stacks"] = nlohmann::json::array();
-  for (const auto& st : spec.stacks) {
-    nlohmann::ordered_json one = nlohmann::json(st);
-    one["attention"] = attention_kind(st);
-    stacks.push_back(std::move(one));
-  }
-  j["parameters"] = costs.parameters();
-  j["train_flops_per_sample"] = train_flops;
-  j["train_flops_per_sample_with_recompute"] = costs.train_flops_per_sample(true);
-  j["forward_flops_per_sample"] = costs.forward_flops_per_sample();
-  j["weight_bytes_per_pass"] = costs.weight_bytes_per_pass();
-  j["activation_bytes_per_sample"] = costs.kept_activation_bytes_per_sample();
-  j["max_fitting_micro_batch_size"] = max_mbs;
-  j["max_micro_batch_size_without_recompute"] =
-      model::max_micro_batch_size_without_recompute(costs, platform);
-  j["memoryx_required_bytes"] = mx.required_bytes;
-  j["memoryx_fits"] = mx.fits;
-  auto& layers = j["layers"] = nlohmann::json::array();
-  for (const auto& L : costs.layers)
-    layers.push_back(
-        nlohmann::ordered_json{{"name", L.name},
-                               {"kind", kind_name(L.kind)},
-                               {"parameters", L.parameters},
-                               {"weight_bytes", L.weight_bytes},
-                               {"forward_flops_per_sample", L.forward_flops},
-                               {"activation_bytes_per_sample", L.kept_activation_bytes()}});
-  return j;
-}
+using app::architecture_name;
+using app::attention_kind;
+using app::Figures;
+using app::kind_name;
 
 void print_text(const io::Scenario& scenario, const platform::PlatformSpec& platform,
                 const model::ModelCosts& costs, const Figures& f) {
@@ -146,42 +63,16 @@ void print_text(const io::Scenario& scenario, const platform::PlatformSpec& plat
                L.parameters, L.weight_bytes, L.forward_flops, L.kept_activation_bytes());
 }
 
-// The model of `file` (resolve_model_path) on `platform_name`, with its figures.
-struct Described {
-  io::Scenario scenario;
-  platform::PlatformSpec platform;
-  model::ModelCosts costs;
-  Figures figures;
-};
-
-Described describe(const std::string& file, const std::string& platform_name,
-                   std::optional<std::int64_t> seq_len) {
-  // Any file run accepts: a models/ file, a Model Zoo file, or a scenario naming a model.
-  auto scenario = io::load_scenario(app::resolve_model_path(file), app::data_dir(), seq_len);
-  app::print_warnings(scenario);
-  auto platform = platform::load_platform(platform_name, app::data_dir());
-  auto costs = model::layer_costs(scenario.model);
-  const Figures figures{model::max_fitting_micro_batch_size(costs, platform, model::Pass::kTrain),
-                        model::memoryx_check(costs, platform), costs.train_flops_per_sample(false)};
-  return {std::move(scenario), std::move(platform), std::move(costs), figures};
-}
-
 }  // namespace
-
-nlohmann::ordered_json describe_json(const std::string& file, const std::string& platform_name,
-                                     const std::optional<std::string>& seq_len) {
-  const auto d = describe(file, platform_name, app::optional_count(seq_len, "--seq-len"));
-  return to_json(d.scenario, d.platform, d.costs, d.figures);
-}
 
 int describe_command(const Args& args) {
   const auto vm = parse_command(args, "describe");
   if (!vm) return 0;
   const auto given = given_options(*vm, "describe");
-  const auto d = describe(*given.text("model"), given.text("platform").value_or("cs2"),
-                          app::optional_count(given.text("seq-len"), "--seq-len"));
+  const auto d = app::describe(*given.text("model"), given.text("platform").value_or("cs2"),
+                               app::optional_count(given.text("seq-len"), "--seq-len"));
   if (vm->count("json"))
-    fmt::print("{}\n", io::json_text(to_json(d.scenario, d.platform, d.costs, d.figures), 2));
+    fmt::print("{}\n", io::json_text(app::describe_json(d), 2));
   else
     print_text(d.scenario, d.platform, d.costs, d.figures);
   return 0;

@@ -3,9 +3,9 @@
 // sweep_request.hpp, validate_request.hpp), read from the keyword arguments (checked against
 // the option table, app/option_table.hpp, and read by the same code as the CLI's flags) and
 // executed in this process; candidates and describe as the objects their --json prints
-// (cli/json_views.hpp). The records come from the result structs through the tables' schemas
-// (report/results_schema.hpp), the text is what the CLI's printing functions write into an
-// in-memory stream. No file descriptor is redirected and no file is written but those asked
+// (app/candidates.hpp, app/describe.hpp). The records come from the result structs through the
+// tables' schemas (report/results_schema.hpp), the text is what the CLI's printing functions write
+// into an in-memory stream. No file descriptor is redirected and no file is written but those asked
 // for (a sweep's csv=, run's trace=, an interrupted sweep's finished points).
 //
 // One call at a time: a module-level mutex is held for each call (the GIL released while it
@@ -27,13 +27,15 @@
 #include <variant>
 #include <vector>
 
+#include "app/candidates.hpp"
+#include "app/describe.hpp"
+#include "app/job_options.hpp"
 #include "app/option_table.hpp"
 #include "app/plan_request.hpp"
 #include "app/results_output.hpp"
 #include "app/run_request.hpp"
 #include "app/sweep_request.hpp"
 #include "app/validate_request.hpp"
-#include "cli/json_views.hpp"
 #include "cli/plan_report.hpp"
 #include "cli/run_report.hpp"
 #include "cli/sweep_report.hpp"
@@ -309,9 +311,9 @@ py::object candidates(const py::dict& kw) {
   const auto options = given("candidates", kw);
   const auto out = locked([&] {
     Output o;
-    o.object = csx::cli::candidates_json(options.text("batch-size").value_or(""),
-                                         options.text("num-csx").value_or(""),
-                                         options.text("micro-batch-size").value_or("auto"));
+    o.object = csx::app::candidates_json(csx::app::candidates(
+        options.text("batch-size").value_or(""), options.text("num-csx").value_or(""),
+        options.text("micro-batch-size").value_or("auto")));
     return o;
   });
   return to_python(out.object);
@@ -321,8 +323,9 @@ py::object describe(const std::string& model, const py::dict& kw) {
   const auto options = given("describe", kw);
   const auto out = locked([&] {
     Output o;
-    o.object = csx::cli::describe_json(model, options.text("platform").value_or("cs2"),
-                                       options.text("seq-len"));
+    o.object = csx::app::describe_json(
+        csx::app::describe(model, options.text("platform").value_or("cs2"),
+                           csx::app::optional_count(options.text("seq-len"), "--seq-len")));
     return o;
   });
   return to_python(out.object);

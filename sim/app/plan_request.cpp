@@ -15,16 +15,6 @@
 #include "report/results_csv.hpp"
 
 namespace csx::app {
-namespace {
-
-// Each value once, ascending.
-void sort_unique(std::vector<std::int64_t>& v) {
-  std::sort(v.begin(), v.end());
-  v.erase(std::unique(v.begin(), v.end()), v.end());
-}
-
-}  // namespace
-
 PlanRequest read_plan_request(const GivenOptions& given) {
   const bool deadline = given.has("deadline"), num_csx = given.has("num-csx");
   if (!given.has("tokens"))
@@ -50,7 +40,7 @@ PlanRequest read_plan_request(const GivenOptions& given) {
   q.num_csx_text = given.text("num-csx");
   if (q.num_csx_text) {
     q.clusters = io::parse_value_list(*q.num_csx_text, "--num-csx");
-    sort_unique(q.clusters);
+    io::sort_unique(q.clusters);
   }
   q.jobs = static_cast<int>(read_jobs(given.text("jobs"), "simulations").value_or(0));
   q.variants = given.texts("variant");
@@ -65,9 +55,6 @@ PlanOutcome execute_plan(const PlanRequest& q) {
   plan.deadline_s = q.deadline_s;
   const auto scenario = io::load_scenario(q.model_path, data_dir(), q.seq_len);
   print_warnings(scenario);
-  for (const auto& [path, flag] : {std::pair{q.csv, "--csv"}, std::pair{q.json, "--json"}})
-    if (!path.empty() && path != io::kStandardOutput)
-      io::check_output_path(path, flag, model_files(scenario.model));
   std::vector<std::int64_t> batches = q.batch_sizes;
   if (batches.empty() && scenario.batch_size) batches = {*scenario.batch_size};
   if (batches.empty())
@@ -75,7 +62,9 @@ PlanOutcome execute_plan(const PlanRequest& q) {
         fmt::format("{}: no training batch size in the file; pass --batch-size (a list is fine)",
                     q.model_path));
   auto setups = platform_setups(q.overrides, q.variants, scenario.platform, data_dir());
-  sort_unique(batches);
+  check_outputs({{q.csv, "--csv"}, {q.json, "--json"}},
+                input_files(q.model_path, scenario, platform_files(setups)));
+  io::sort_unique(batches);
   const ClusterSearch search{scenario,      std::move(setups), batches, q.deadline_s,
                              q.max_num_csx, q.clusters,        q.jobs,  data_dir()};
   plan.result = plan_clusters(search);

@@ -111,4 +111,12 @@ std::vector<PlatformSetup> platform_setups(const Overrides& base,
   return out;
 }
 
+std::vector<std::string> platform_files(const std::vector<PlatformSetup>& setups) {
+  std::vector<std::string> files;
+  for (const auto& s : setups)
+    if (std::find(files.begin(), files.end(), s.spec.source) == files.end())
+      files.push_back(s.spec.source);
+  return files;
+}
+
 }  // namespace csx::app

@@ -18,6 +18,9 @@ struct PlatformSetup {
   std::string label;
 };
 
+// The files the setups' platforms were read from, each once.
+[[nodiscard]] std::vector<std::string> platform_files(const std::vector<PlatformSetup>& setups);
+
 // One setup per (platform, variant or none), in the order given; a variant whose keys all name
 // other platforms is skipped for that platform. `base.platform` is the list ("cs2,cs3,FILE"),
 // else `scenario_platform`; `variant_texts` are NAME:KEY=VALUE[,KEY=VALUE...]; a PLATFORM:

@@ -3,6 +3,7 @@
 
 #include <fmt/format.h>
 
+#include "app/data_folder.hpp"
 #include "app/mbs_source.hpp"
 #include "report/results_csv.hpp"
 #include "report/results_schema.hpp"
@@ -13,6 +14,21 @@ std::vector<std::string> model_files(const model::ModelSpec& model) {
   std::vector<std::string> files{model.source};
   files.insert(files.end(), model.extends.begin(), model.extends.end());
   return files;
+}
+
+std::vector<std::string> input_files(const std::string& scenario_file, const io::Scenario& scenario,
+                                     const std::vector<std::string>& platform_files) {
+  auto files = model_files(scenario.model);
+  files.push_back(scenario_file);
+  files.insert(files.end(), platform_files.begin(), platform_files.end());
+  files.push_back(default_reference());
+  return files;
+}
+
+void check_outputs(const std::vector<std::pair<std::string, std::string>>& outputs,
+                   const std::vector<std::string>& inputs) {
+  for (const auto& [path, flag] : outputs)
+    if (!path.empty() && path != io::kStandardOutput) io::check_output_path(path, flag, inputs);
 }
 
 std::vector<io::Record> run_records(const std::vector<PassResult>& results) {

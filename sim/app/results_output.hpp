@@ -44,6 +44,18 @@ namespace csx::app {
 // (pretrain_params_path).
 [[nodiscard]] std::vector<std::string> model_files(const model::ModelSpec& model);
 
+// The files a run, sweep or plan reads: the scenario (or model) file, the files of its model
+// (model_files), each platform's file, and the fit data (default_reference(), whose counts widen
+// the prediction intervals).
+[[nodiscard]] std::vector<std::string> input_files(const std::string& scenario_file,
+                                                   const io::Scenario& scenario,
+                                                   const std::vector<std::string>& platform_files);
+
+// Refuses each output file given (its path and flag; "" and io::kStandardOutput pass) that is
+// one of `inputs` (io::check_output_path). Throws InputError naming the flag and the file.
+void check_outputs(const std::vector<std::pair<std::string, std::string>>& outputs,
+                   const std::vector<std::string>& inputs);
+
 // run's records, one per evaluated candidate of each pass (the rows of run_csv_text).
 [[nodiscard]] std::vector<io::Record> run_records(const std::vector<PassResult>& results);
 

@@ -2,7 +2,6 @@
 #include "app/run_request.hpp"
 
 #include <fmt/format.h>
-#include <algorithm>
 
 #include "app/data_folder.hpp"
 #include "app/job_options.hpp"
@@ -62,10 +61,9 @@ RunRequest read_run_request(const GivenOptions& given) {
 
 RunResult execute_run(const RunRequest& q) {
   RunResult run;
-  run.overrides = q.overrides;
   const auto scenario = io::load_scenario(q.scenario_file, data_dir(), q.seq_len);
   print_warnings(scenario);
-  run.job = make_job(scenario, run.overrides, data_dir());
+  run.job = make_job(scenario, q.overrides, data_dir());
   auto& job = run.job;
   job.simulation_processes = q.jobs;
   job.record_trace = !q.trace.empty();
@@ -75,16 +73,10 @@ RunResult execute_run(const RunRequest& q) {
           "--trace-systems = {}: system {} is not below num_csx ({}; csx-0 is the first)",
           *q.trace_systems_text, s, job.num_csx));
   job.trace_systems = q.trace_systems;
-  std::sort(job.trace_systems.begin(), job.trace_systems.end());
-  job.trace_systems.erase(std::unique(job.trace_systems.begin(), job.trace_systems.end()),
-                          job.trace_systems.end());
+  io::sort_unique(job.trace_systems);
   // Now that the model and platform files are known, none of them may be overwritten either.
-  auto inputs = model_files(scenario.model);
-  inputs.insert(inputs.end(), {q.scenario_file, job.platform.source});
-  if (!q.csv.empty() && q.csv != io::kStandardOutput) io::check_output_path(q.csv, "--csv", inputs);
-  if (!q.trace.empty()) io::check_output_path(q.trace, "--trace", inputs);
-  if (!q.json.empty() && q.json != io::kStandardOutput)
-    io::check_output_path(q.json, "--json", inputs);
+  check_outputs({{q.csv, "--csv"}, {q.trace, "--trace"}, {q.json, "--json"}},
+                input_files(q.scenario_file, scenario, {job.platform.source}));
   run.results = run_job(job);
   // A setting moved to a supported value is said on standard error, also with --quiet.
   for (const auto& r : run.results)
@@ -101,7 +93,7 @@ void write_run_outputs(const RunRequest& q, const RunResult& run) {
       q.csv.empty() && q.json.empty() ? std::vector<io::Record>{} : run_records(results);
   if (!q.csv.empty()) files.stage(q.csv, run_csv_text(records));
   if (!q.json.empty())
-    stage_results_json(files, q.json, run_inputs(q.scenario_file, job, run.overrides),
+    stage_results_json(files, q.json, run_inputs(q.scenario_file, job, q.overrides),
                        io::candidate_columns(), records);
   if (!q.trace.empty() && results.front().outcome.chosen) {
     const auto& r = results.front();

@@ -35,7 +35,6 @@ struct RunRequest {
 [[nodiscard]] RunRequest read_run_request(const GivenOptions& given);
 
 struct RunResult {
-  Overrides overrides;
   Job job;
   std::vector<PassResult> results;  // one per pass
 };

@@ -176,10 +176,9 @@ SweepOutcome execute_sweep(const SweepRequest& q, std::FILE* out) {
   const auto& base = q.overrides;
   const auto scenario = io::load_scenario(q.scenario_file, data_dir(), q.seq_len);
   print_warnings(scenario);
-  for (const auto& [path, flag] : {std::pair{q.csv, "--csv"}, std::pair{q.json, "--json"}})
-    if (!path.empty() && path != io::kStandardOutput)
-      io::check_output_path(path, flag, model_files(scenario.model));
   auto setups = platform_setups(base, q.variants, scenario.platform, data_dir());
+  check_outputs({{q.csv, "--csv"}, {q.json, "--json"}},
+                input_files(q.scenario_file, scenario, platform_files(setups)));
   if (const auto fixed_steps = fixed_steps_across_batches(base, scenario, batches.size()))
     fmt::print(stderr,
                "note: time_to_train_s is for {} steps at every batch size, so the points train "

@@ -57,11 +57,16 @@ MeasurementGroup check_group(const std::vector<Entry>& entries, std::string titl
 ValidateOutcome execute_validate(const ValidateRequest& q) {
   const ValidationSetup setup{q.reference, q.base, data_dir()};
   auto lists = read_reference(setup, q.selection);
-  // Unknown override keys fail here, before any check runs.
+  // Unknown override keys fail here, before any check runs; no output may be a file read.
+  std::vector<std::string> inputs{q.reference};
   for (const auto& name : {"cs2", "cs3"}) {
     auto p = platform::load_platform(name, data_dir());
     platform::apply_overrides(p, q.base.platform_overrides, false);
+    inputs.push_back(p.source);
   }
+  for (const auto& [key, entries] : lists)
+    for (const auto& e : entries) inputs.push_back(model_path(e, setup));
+  check_outputs({{q.csv, "--csv"}, {q.json, "--json"}}, inputs);
   ValidateOutcome v;
   v.groups.push_back(check_group(lists["measurements"],
                                  "current releases (fitted; in-sample error)", false, setup,

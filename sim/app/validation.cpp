@@ -79,13 +79,6 @@ Entry read_entry(const io::Block& b, const std::string& list) {
   return e;
 }
 
-// A model path of the reference file: relative to the repository, else to the file.
-std::string model_path(const Entry& e, const ValidationSetup& setup) {
-  const std::string path = (fs::path(setup.data_dir) / e.model).string();
-  if (fs::exists(path)) return path;
-  return (fs::path(setup.reference).parent_path() / e.model).string();
-}
-
 std::vector<Entry> read_list(const io::Block& root, const std::string& key,
                              const ValidationSetup& setup) {
   std::vector<Entry> out;
@@ -151,6 +144,12 @@ PassResult simulate_entry(const Entry& e, const model::ModelSpec& spec,
 }
 
 }  // namespace
+
+std::string model_path(const Entry& e, const ValidationSetup& setup) {
+  const std::string path = (fs::path(setup.data_dir) / e.model).string();
+  if (fs::exists(path)) return path;
+  return (fs::path(setup.reference).parent_path() / e.model).string();
+}
 
 ReferenceLists read_reference(const ValidationSetup& setup, const Selection& select) {
   const std::string& reference = setup.reference;

@@ -57,6 +57,9 @@ struct ValidationSetup {
 // that no measured run has, an override for a platform no selected entry runs on).
 [[nodiscard]] ReferenceLists read_reference(const ValidationSetup& setup, const Selection& select);
 
+// The file of an entry's model: relative to the data folder, else to the reference file.
+[[nodiscard]] std::string model_path(const Entry& e, const ValidationSetup& setup);
+
 // A measured run simulated as `csxsim run` would: the chosen candidate against the measured
 // rate; error_pct = 100 x (simulated / measured - 1).
 struct MeasurementCheck {

@@ -1,16 +1,12 @@
 // Option parsing shared by the subcommands.
 #include "cli/options.hpp"
-#include "common/whole_number.hpp"
 
 #include <fmt/format.h>
 #include <algorithm>
 #include <cctype>
 #include <charconv>
-#include <cstdlib>
-#include <filesystem>
 #include <iostream>
 
-#include "batching/mbs_setting.hpp"
 #include "common/did_you_mean.hpp"
 #include "common/errors.hpp"
 

@@ -2,12 +2,10 @@
 #pragma once
 
 #include <boost/program_options.hpp>
-#include <cstdint>
 #include <optional>
 #include <string>
 
 #include "cli/commands.hpp"
-#include "input/scenario.hpp"
 
 namespace csx::cli {
 

@@ -46,8 +46,7 @@ std::string interval_basis(const app::Job& job) {
       job.platform.name);
 }
 
-}  // namespace
-
+// The job's line: model, family, parameters, sequence length, cluster and overrides.
 void print_job_header(std::FILE* out, const app::Job& job) {
   const auto& m = job.scenario.model;
   fmt::print(out, "csxsim run: {} ({}, {:.3g} parameters, {}) on {} x {}{}{}\n", m.label, m.name,
@@ -60,6 +59,7 @@ void print_job_header(std::FILE* out, const app::Job& job) {
                job.scenario.file);
 }
 
+// One pass: its candidates' table and the chosen one's breakdown.
 void print_pass(std::FILE* out, const app::Job& job, const app::PassResult& r) {
   const auto& c = r.context;
   const auto& o = r.outcome;
@@ -124,6 +124,8 @@ void print_pass(std::FILE* out, const app::Job& job, const app::PassResult& r) {
                *c.training_steps, best.sim.step_time_s, app::human_duration(ttt->seconds),
                app::human_duration_range(ttt->low_s, ttt->high_s, ttt->seconds));
 }
+
+}  // namespace
 
 void print_run(std::FILE* out, const app::RunResult& run) {
   print_job_header(out, run.job);

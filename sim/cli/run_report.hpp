@@ -3,13 +3,10 @@
 
 #include <cstdio>
 
-#include "app/job.hpp"
 #include "app/run_request.hpp"
 
 namespace csx::cli {
 
-void print_job_header(std::FILE* out, const app::Job& job);
-void print_pass(std::FILE* out, const app::Job& job, const app::PassResult& r);
 // The table `csxsim run` prints: the job's header and each pass's candidates.
 void print_run(std::FILE* out, const app::RunResult& run);
 

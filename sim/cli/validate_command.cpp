@@ -15,24 +15,10 @@
 #include "common/errors.hpp"
 
 namespace csx::cli {
-namespace {
-
-// The selection of --only, --only-platform and --measurements-only.
-app::Selection selection(const po::variables_map& vm) {
-  app::Selection s;
-  if (vm.count("only")) s.only = vm["only"].as<std::string>();
-  if (vm.count("only-platform")) s.only_platform = vm["only-platform"].as<std::string>();
-  s.measurements_only = vm.count("measurements-only") > 0;
-  return s;
-}
-
-}  // namespace
-
 int validate_command(const Args& args) {
   const auto vm = parse_command(args, "validate");
   if (!vm) return 0;
-  const std::string reference =
-      vm->count("reference") ? (*vm)["reference"].as<std::string>() : app::default_reference();
+  const auto given = given_options(*vm, "validate");
   if (vm->count("group") && !vm->count("cross-validate"))
     throw InputError("--group is an option of --cross-validate");
   if (vm->count("cross-validate")) {
@@ -48,16 +34,17 @@ int validate_command(const Args& args) {
             fmt::format("--cross-validate takes only --reference, not --{} (the "
                         "refit varies the fitted parameters itself)",
                         other));
+    const auto q = app::read_validate_request(given);
     // The file is checked here (exit 2 naming what is wrong) before the refit starts.
-    (void)app::read_reference({reference, {}, app::data_dir()}, selection(*vm));
+    (void)app::read_reference({q.reference, {}, app::data_dir()}, q.selection);
     CalibrateSettings s;
-    s.reference = reference;
+    s.reference = q.reference;
     s.cross_validate = true;
     s.group = group;
     return run_calibration(s, stdout);
   }
-  check_output_flags(*vm, {"csv", "json"}, {reference});
-  const auto q = app::read_validate_request(given_options(*vm, "validate"));
+  const auto q = app::read_validate_request(given);
+  check_output_flags(*vm, {"csv", "json"}, {q.reference});
   // With --csv - or --json -, standard output carries the data alone: the report goes nowhere.
   const auto v = app::execute_validate(q);
   if (!data_on_stdout(*vm)) print_validation(stdout, q, v);

@@ -2,6 +2,7 @@
 #include "input/value_list.hpp"
 
 #include <fmt/format.h>
+#include <algorithm>
 #include <charconv>
 #include <limits>
 
@@ -88,6 +89,11 @@ std::pair<std::int64_t, std::int64_t> parse_shard(const std::string& text) {
                     "(shards are numbered 0 to {})",
                     text, i, n, n - 1));
   return {i, n};
+}
+
+void sort_unique(std::vector<std::int64_t>& values) {
+  std::sort(values.begin(), values.end());
+  values.erase(std::unique(values.begin(), values.end()), values.end());
 }
 
 }  // namespace csx::io

@@ -15,6 +15,9 @@ namespace csx::io {
 [[nodiscard]] std::vector<std::int64_t> parse_value_list(const std::string& text,
                                                          const std::string& flag);
 
+// `values` ascending, each once.
+void sort_unique(std::vector<std::int64_t>& values);
+
 // The parts of `s` between the separators, empty ones kept ("a,,b" -> a, "", b; "" -> "").
 [[nodiscard]] std::vector<std::string> split(const std::string& s, char sep);
 

@@ -110,11 +110,11 @@ void rows_of(const std::vector<csx::io::ColumnInfo>& columns, std::vector<csx::i
 }
 
 py::object to_python(const csx::io::Value& v) {
-  return std::visit(csx::io::OnEach{[](std::monostate) -> py::object { return py::none(); },
-                                    [](std::int64_t x) -> py::object { return py::int_(x); },
-                                    [](double x) -> py::object { return py::float_(x); },
-                                    [](const std::string& x) -> py::object { return py::str(x); },
-                                    [](bool x) -> py::object { return py::bool_(x); }},
+  return std::visit(csx::OnEach{[](std::monostate) -> py::object { return py::none(); },
+                                [](std::int64_t x) -> py::object { return py::int_(x); },
+                                [](double x) -> py::object { return py::float_(x); },
+                                [](const std::string& x) -> py::object { return py::str(x); },
+                                [](bool x) -> py::object { return py::bool_(x); }},
                     v);
 }
 
@@ -230,7 +230,7 @@ py::dict run(const std::string& scenario, const py::dict& kw) {
     if (!q.trace.empty()) csx::app::write_run_outputs(q, r);  // the trace file
     const auto records = csx::app::run_records(r.results);
     rows_of(csx::io::candidate_columns(), records, csx::app::run_csv_text(records), out);
-    out.inputs = csx::app::run_inputs(q.scenario_file, r.job, r.overrides);
+    out.inputs = csx::app::run_inputs(q.scenario_file, r.job, q.overrides);
     out.infeasible = csx::app::run_infeasible(q, r);
     return out;
   }));

@@ -12,6 +12,8 @@
 #include <variant>
 #include <vector>
 
+#include "common/on_each.hpp"
+
 namespace csx::io {
 
 // In the order of the Value alternatives that hold them (after null).
@@ -22,13 +24,6 @@ enum class ColumnType { kInteger, kReal, kText, kBool };
 // One field: null (an empty CSV field, JSON null, Python None), or a value of its column's type.
 using Value = std::variant<std::monostate, std::int64_t, double, std::string, bool>;
 using Record = std::vector<Value>;  // one value per column, in the columns' order
-
-// A visitor of a Value from one callable per alternative:
-// std::visit(OnEach{[](std::monostate) {...}, [](std::int64_t x) {...}, ...}, value).
-template <typename... F>
-struct OnEach : F... {
-  using F::operator()...;
-};
 
 struct ColumnInfo {
   std::string name;

@@ -222,6 +222,14 @@ for kwargs, needle in ((dict(platform_override=5), "platform_override = 5"),
         check(False, f"{kwargs}: no error")
     except csxsim.InputError as e:
         check(needle in str(e), f"{kwargs}: {e}")
+# The argument may be given by its keyword; a missing one is an InputError, as on the CLI.
+check(csxsim.run(scenario="scenarios/gpt3_xl_4x_cs2.yaml", compile_only=True).chosen,
+      "run(scenario=...)")
+try:
+    csxsim.plan("gpt3_xl", num_csx=1)
+    check(False, "plan() without tokens: no error")
+except csxsim.InputError as e:
+    check("missing a required argument: 'tokens'" in str(e), str(e))
 try:
     csxsim.sweep("scenarios/gpt3_xl_4x_cs2.yaml", num_csx=1, batch_size=64,
                  variant={"a": {"system.io_scale": "2,calibration.step_overhead_s=0.3"}})

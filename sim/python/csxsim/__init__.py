@@ -160,16 +160,16 @@ def _signature(command):
 def _request(command, *args, **options):
     """The call's arguments as the request's fields, read by the option table: an unknown
     keyword is refused as the CLI refuses an unknown option (with a did-you-mean), a missing
-    required one is a TypeError; each value becomes the flag's text (switches stay bool) and
+    required one as the CLI refuses a missing argument (InputError); each value becomes the flag's text (switches stay bool) and
     None leaves an option out. Returns (the argument's text or None, {keyword: text})."""
     table = _options(command)
-    unknown = [k for k in options if k not in table or table[k]["argument"]]
+    unknown = [k for k in options if k not in table]
     if unknown:
         _csxsim.check_keywords(command, unknown)  # raises InputError, naming the closest
     try:
         bound = _signature(command).bind(*args, **options)
-    except TypeError as e:
-        raise TypeError(f"{command}(): {e}") from None
+    except TypeError as e:  # a missing argument or keyword, or one given twice
+        raise InputError(f"{command}(): {e}") from None
     argument, request = None, {}
     for key, value in bound.arguments.items():
         o = table[key]

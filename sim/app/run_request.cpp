@@ -82,6 +82,18 @@ RunResult execute_run(const RunRequest& q) {
   for (const auto& r : run.results)
     if (!r.notice.empty())
       fmt::print(stderr, "notice: {} pass: {}\n", model::to_string(r.context.pass), r.notice);
+  // A trace above the limit is refused before anything is printed or written.
+  if (const auto& r = run.results.front(); !q.trace.empty() && r.outcome.chosen) {
+    const auto events = r.outcome.rows[*r.outcome.chosen].sim.trace.size();
+    if (static_cast<std::int64_t>(events) > q.trace_max_events)
+      throw InputError(fmt::format(
+          "--trace {}: the chosen candidate's timeline has {} events, more than "
+          "--trace-max-events {} (about {:.0f} MB; trace viewers load a few hundred MB at most); "
+          "nothing written. Trace fewer steps (--sim-steps), a larger micro_batch_size or fewer "
+          "systems, or raise --trace-max-events",
+          q.trace, events, q.trace_max_events,
+          static_cast<double>(events) * kTraceEventBytes / 1e6));
+  }
   return run;
 }
 
@@ -95,19 +107,8 @@ void write_run_outputs(const RunRequest& q, const RunResult& run) {
   if (!q.json.empty())
     stage_results_json(files, q.json, run_inputs(q.scenario_file, job, q.overrides),
                        io::candidate_columns(), records);
-  if (!q.trace.empty() && results.front().outcome.chosen) {
-    const auto& r = results.front();
-    const auto events = r.outcome.rows[*r.outcome.chosen].sim.trace.size();
-    if (static_cast<std::int64_t>(events) > q.trace_max_events)
-      throw InputError(fmt::format(
-          "--trace {}: the chosen candidate's timeline has {} events, more than "
-          "--trace-max-events {} (about {:.0f} MB; trace viewers load a few hundred MB at most); "
-          "nothing written. Trace fewer steps (--sim-steps), a larger micro_batch_size or fewer "
-          "systems, or raise --trace-max-events",
-          q.trace, events, q.trace_max_events,
-          static_cast<double>(events) * kTraceEventBytes / 1e6));
-    write_trace(files, q.trace, job, r);
-  }
+  if (!q.trace.empty() && results.front().outcome.chosen)
+    write_trace(files, q.trace, job, results.front());
   files.commit();
 }
 

@@ -41,11 +41,11 @@ struct RunResult {
 
 // Loads the scenario (its warnings on stderr), make_job, checks the output files against the
 // inputs and --trace-systems against num_csx, run_job; a pass's notice goes to stderr. Throws
-// as those do.
+// as those do, and InputError for a trace above trace_max_events.
 [[nodiscard]] RunResult execute_run(const RunRequest& request);
 
-// Writes the request's --csv, --json and --trace files (all or none). Throws InputError for a
-// trace above trace_max_events.
+// Writes the request's --csv, --json and --trace files (all or none). Throws InputError when a
+// file cannot be written.
 void write_run_outputs(const RunRequest& request, const RunResult& run);
 
 // The message of run's InfeasibleError when a pass has no fitting candidate; empty otherwise.

@@ -37,11 +37,12 @@ int validate_command(const Args& args) {
     const auto q = app::read_validate_request(given);
     // The file is checked here (exit 2 naming what is wrong) before the refit starts.
     (void)app::read_reference({q.reference, {}, app::data_dir()}, q.selection);
-    CalibrateSettings s;
-    s.reference = q.reference;
-    s.cross_validate = true;
-    s.group = group;
-    return run_calibration(s, stdout);
+    app::CalibrateRequest c;
+    c.reference = q.reference;
+    c.cross_validate = true;
+    c.group = group;
+    c.parameters = app::calibration_parameters();
+    return print_calibration(stdout, c, app::execute_calibration(c));
   }
   const auto q = app::read_validate_request(given);
   check_output_flags(*vm, {"csv", "json"}, {q.reference});

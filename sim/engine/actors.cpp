@@ -99,8 +99,12 @@ void memoryx_optimizer(Context& ctx) {
   const std::int64_t L = S.num_layers();
   for (std::int64_t step = 0; step < S.steps(); ++step) {
     double work_s = 0;
+    // Global-norm clipping: the clip factor needs every gradient of the step, so no update
+    // starts before the last one has arrived.
+    if (S.input().platform.update_after_all_gradients)
+      for (std::int64_t i = 0; i < L; ++i) ctx.gradients_ready->acquire();
     for (std::int64_t i = 0; i < L; ++i) {
-      ctx.gradients_ready->acquire();
+      if (!S.input().platform.update_after_all_gradients) ctx.gradients_ready->acquire();
       const std::int64_t layer = ctx.optimizer_queue.front();
       ctx.optimizer_queue.pop_front();
       const double t0 = s4u::Engine::get_clock();

@@ -51,7 +51,10 @@ void memoryx_streamer(Context& ctx);
 // once its last gradient of the step has arrived.
 void memoryx_gradient_receiver(Context& ctx);
 // MemoryX: runs the queued layer updates one after another at the optimizer rate; the step
-// ends when every layer is updated.
+// ends when every layer is updated. With platform update_after_all_gradients (global-norm
+// gradient clipping: the clip factor needs the norm over every gradient of the step; Pascanu et
+// al. 2013, `max_gradient_norm` in the Model Zoo configs) no update starts before the step's
+// last gradient has arrived.
 void memoryx_optimizer(Context& ctx);
 // SwarmX node: broadcasts each layer it receives to its children (store and forward per layer,
 // receiving the next layer while forwarding this one).

@@ -169,6 +169,16 @@ const std::vector<Choice>& choices() {
          s.gradient_accumulation =
              v == "wafer" ? GradientAccumulation::kWafer : GradientAccumulation::kMemoryX;
        }},
+      {"weight_update",
+       {"per_layer", "after_all_gradients"},
+       "per_layer (a layer's update starts at its last gradient) or after_all_gradients (global "
+       "gradient-norm clipping: every update waits for the step's last gradient)",
+       [](const PlatformSpec& s) -> std::string {
+         return s.update_after_all_gradients ? "after_all_gradients" : "per_layer";
+       },
+       [](PlatformSpec& s, const std::string& v) {
+         s.update_after_all_gradients = v == "after_all_gradients";
+       }},
   };
   return table;
 }

@@ -56,6 +56,10 @@ struct PlatformSpec {
   std::int64_t weight_buffers = 0;         // layers of weights held at once (prefetch depth)
   bool store_all_activations = false;      // true: never recompute (no least-recompute choice)
   GradientAccumulation gradient_accumulation = GradientAccumulation::kMemoryX;
+  // true: MemoryX starts a step's weight updates only once every gradient of the step has
+  // arrived (global-norm gradient clipping needs the norm over all of them first); false: each
+  // layer's update starts at its own last gradient.
+  bool update_after_all_gradients = false;
   // Standard deviation of the grouped cross-validation's out-of-sample ln(predicted /
   // measured): the width of the prediction intervals (model/prediction_interval.hpp).
   double prediction_log_sd = 0;

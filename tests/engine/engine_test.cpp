@@ -153,6 +153,26 @@ TEST(Engine, InfiniteComputeStepIsStreamingTime) {
   EXPECT_EQ(r.bound, "MemoryX link");                               // the only finite link
 }
 
+// MemoryX's updates at the step's end, hand-calculated: infinite I/O, compute 1e15 FLOP/s, L = 4
+// layers of 5e7 parameters, optimizer 1e9 parameters/s (0.05 s a layer), 2 microbatches of 2
+// samples. A layer's forward takes 1e13 x 2 / 1e15 = 0.02 s, its backward 0.04 s: compute
+// 2 x 4 x 0.06 = 0.48 s a step. Per layer, the last microbatch's gradients of layers 3, 2, 1, 0
+// arrive 0.12, 0.08, 0.04 and 0 s before the compute ends; the updates, one at a time, start at
+// max(gradient, previous update's end) and end 0.08 s after it: step 0.56 s. After all gradients
+// (global-norm clipping), the four updates follow the compute: 0.48 + 4 x 0.05 = 0.68 s.
+TEST(Engine, UpdatesAfterAllGradientsFollowTheCompute) {
+  auto p = ideal_platform();
+  p.peak_flops = 1e15;
+  p.optimizer_rate_params_per_s = 1e9;
+  const auto c = uniform_model(4, 1e8, 1e13);
+  const auto per_layer = engine::simulate(input_for(c, p, 4, 1, 2));
+  EXPECT_LT(rel(per_layer.step_time_s, 0.56), 1e-9) << per_layer.step_time_s;
+  p.update_after_all_gradients = true;
+  const auto after_all = engine::simulate(input_for(c, p, 4, 1, 2));
+  EXPECT_LT(rel(after_all.step_time_s, 0.68), 1e-9) << after_all.step_time_s;
+  EXPECT_LT(rel(after_all.optimizer_time_s, 0.2), 1e-9);
+}
+
 // Eval runs forward only: one third of training compute for the same MBS (backward = 2 x
 // forward, nothing recomputed, no fixed overheads).
 TEST(Engine, EvalComputeIsOneThirdOfTrain) {

@@ -43,6 +43,11 @@ TEST(Platform, UnknownNameAndOverrides) {
   platform::override_parameter(p, "calibration.activation_policy", "store_all");
   EXPECT_TRUE(p.store_all_activations);
   EXPECT_EQ(p.gradient_accumulation, platform::GradientAccumulation::kMemoryX);
+  EXPECT_TRUE(p.update_after_all_gradients);  // the shipped files: global-norm clipping
+  platform::override_parameter(p, "calibration.weight_update", "per_layer");
+  EXPECT_FALSE(p.update_after_all_gradients);
+  EXPECT_THROW(platform::override_parameter(p, "calibration.weight_update", "per_layr"),
+               InputError);
 }
 
 // Physical bounds: SIMD fill in [0, 1), compute efficiency at most 1, published bandwidths.

@@ -11,6 +11,7 @@
 #include "app/data_folder.hpp"
 #include "common/did_you_mean.hpp"
 #include "common/errors.hpp"
+#include "input/platform_loader.hpp"
 
 namespace csx::app {
 namespace {
@@ -27,7 +28,9 @@ CalibrationParameter free_parameter(const std::string& spec,
   const auto a = spec.find(':'), b = spec.find(':', a == std::string::npos ? a : a + 1);
   if (a == std::string::npos || b == std::string::npos || spec.find(':', b + 1) != spec.npos)
     throw bad("not three fields");
-  CalibrationParameter p{"calibration." + spec.substr(0, a), 0, 0};
+  std::string key = spec.substr(0, a);
+  if (key.starts_with("calibration.")) key = key.substr(std::string("calibration.").size());
+  CalibrationParameter p{"calibration." + key, 0, 0};
   try {
     std::size_t used_low = 0, used_high = 0;
     const std::string low = spec.substr(a + 1, b - a - 1), high = spec.substr(b + 1);
@@ -37,13 +40,17 @@ CalibrationParameter free_parameter(const std::string& spec,
   } catch (const std::logic_error&) {
     throw bad("LOW and HIGH must be numbers");
   }
-  if (!(p.low < p.high) || !std::isfinite(p.low) || !std::isfinite(p.high))
-    throw bad("LOW must be below HIGH");
+  if (!std::isfinite(p.low) || !std::isfinite(p.high)) throw bad("LOW and HIGH must be finite");
+  if (!(p.low < p.high)) throw bad("LOW must be below HIGH");
   try {
     (void)platform_value(data_dir(), "cs2", p.key);
   } catch (const InputError& e) {
     throw bad(e.what());
   }
+  // The fit may only try values the platform files accept.
+  for (const auto& k : platform::platform_keys())
+    if (k.key == p.key && (k.min != 0 || k.max != 0) && (p.low < k.min || p.high > k.max))
+      throw bad(fmt::format("the key takes values within [{:g}, {:g}]", k.min, k.max));
   for (const auto& q : params)
     if (q.key == p.key) throw bad(fmt::format("{} is fitted already", p.key));
   return p;

@@ -2,9 +2,11 @@
 #include "app/results_output.hpp"
 
 #include <fmt/format.h>
+#include <filesystem>
 
 #include "app/data_folder.hpp"
 #include "app/mbs_source.hpp"
+#include "common/errors.hpp"
 #include "report/results_csv.hpp"
 #include "report/results_schema.hpp"
 
@@ -25,10 +27,27 @@ std::vector<std::string> input_files(const std::string& scenario_file, const io:
   return files;
 }
 
+void refuse_data_folder_output(const std::string& path, const std::string& flag) {
+  namespace fs = std::filesystem;
+  std::error_code ec;
+  const fs::path target = fs::weakly_canonical(fs::absolute(path, ec), ec);
+  for (const char* folder : {"models", "platforms"}) {
+    const fs::path dir = fs::weakly_canonical(fs::path(data_dir()) / folder, ec);
+    const fs::path inside = target.lexically_relative(dir);
+    if (!inside.empty() && *inside.begin() != "..")
+      throw InputError(fmt::format(
+          "{} {}: is in csxsim's {}/ ({}), which every run reads; refusing to write there", flag,
+          path, folder, dir.string()));
+  }
+}
+
 void check_outputs(const std::vector<std::pair<std::string, std::string>>& outputs,
                    const std::vector<std::string>& inputs) {
   for (const auto& [path, flag] : outputs)
-    if (!path.empty() && path != io::kStandardOutput) io::check_output_path(path, flag, inputs);
+    if (!path.empty() && path != io::kStandardOutput) {
+      io::check_output_path(path, flag, inputs);
+      refuse_data_folder_output(path, flag);
+    }
 }
 
 std::vector<io::Record> run_records(const std::vector<PassResult>& results) {

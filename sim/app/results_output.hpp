@@ -51,8 +51,13 @@ namespace csx::app {
                                                    const io::Scenario& scenario,
                                                    const std::vector<std::string>& platform_files);
 
+// Refuses an output file inside the data folder's models/ or platforms/ (docs/cli.md#data-folder):
+// every run reads them. Throws InputError naming the flag and the file.
+void refuse_data_folder_output(const std::string& path, const std::string& flag);
+
 // Refuses each output file given (its path and flag; "" and io::kStandardOutput pass) that is
-// one of `inputs` (io::check_output_path). Throws InputError naming the flag and the file.
+// one of `inputs` (io::check_output_path) or in the data folder (refuse_data_folder_output).
+// Throws InputError naming the flag and the file.
 void check_outputs(const std::vector<std::pair<std::string, std::string>>& outputs,
                    const std::vector<std::string>& inputs);
 

@@ -2,6 +2,7 @@
 // model) into the CSV an unsharded sweep writes; refuses a set of shards with one missing.
 #include <vector>
 
+#include "app/results_output.hpp"
 #include "app/sweep_merge.hpp"
 #include "cli/commands.hpp"
 #include "cli/option_descriptions.hpp"
@@ -15,7 +16,7 @@ int merge_command(const Args& args) {
   const auto given = given_options(*vm, "merge");
   const auto inputs = given.texts("inputs");
   const auto output = *given.text("output");
-  if (output != io::kStandardOutput) io::check_output_path(output, "-o", inputs);
+  app::check_outputs({{output, "-o"}}, inputs);
   const auto table = app::merge_results(inputs);
   io::OutputFiles files;
   files.stage(output, table.render());

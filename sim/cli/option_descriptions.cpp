@@ -94,8 +94,9 @@ const std::map<std::string_view, std::string_view> kUsage{
      "[--platform P1,P2,...] [--variant NAME:KEY=VALUE,...] [--mode ...] [--steps S | --tokens T] "
      "--csv OUT [--jobs J] [--shard I/N] [--resume] [--check-only]"},
     {"validate",
-     "csxsim validate [--reference FILE] [--platform-override KEY=VALUE ...] [--csv FILE] "
-     "[--cross-validate [--group model|family|run]]"},
+     "csxsim validate [--reference FILE] [--platform-override [P:]KEY=VALUE ...] [--only-platform "
+     "P] [--only NAMES] [--measurements-only] [--csv FILE] [--json FILE] [--cross-validate "
+     "[--group model|family|run]]"},
 };
 
 }  // namespace

@@ -8,5 +8,8 @@ template <typename... F>
 struct OnEach : F... {
   using F::operator()...;
 };
+// Clang before 17 deduces no aggregate's template arguments (P1816) without a guide.
+template <typename... F>
+OnEach(F...) -> OnEach<F...>;
 
 }  // namespace csx

@@ -17,34 +17,34 @@
 namespace csx {
 namespace {
 
-app::GivenOptions given(std::initializer_list<std::pair<std::string, std::string>> options) {
+using Options = std::initializer_list<std::pair<std::string, std::string>>;
+
+app::GivenOptions given(Options options) {
   app::GivenOptions g;
   for (const auto& [flag, value] : options)
     g.set(flag, value.empty() ? std::vector<std::string>{} : std::vector<std::string>{value});
   return g;
 }
 
-// The message of the InputError `f` throws ("" when it throws none).
-template <typename F>
-std::string refusal(F f) {
+// Whether `read` refuses `options` with an InputError whose message holds `needle`.
+template <typename Read>
+::testing::AssertionResult refuses(Read read, Options options, const std::string& needle) {
   try {
-    f();
+    (void)read(given(options));
   } catch (const InputError& e) {
-    return e.what();
+    if (std::string(e.what()).find(needle) != std::string::npos)
+      return ::testing::AssertionSuccess();
+    return ::testing::AssertionFailure() << "refused with: " << e.what();
   }
-  return "";
+  return ::testing::AssertionFailure() << "not refused";
 }
 
 TEST(Requests, PlanNeedsTokensAndOneOfDeadlineOrNumCsx) {
-  EXPECT_NE(refusal([] {
-              (void)app::read_plan_request(given({{"model", "gpt3_xl"}, {"num-csx", "1"}}));
-            }).find("plan needs --tokens"),
-            std::string::npos);
-  EXPECT_NE(refusal([] {
-              (void)app::read_plan_request(given(
-                  {{"model", "gpt3_xl"}, {"tokens", "1e9"}, {"num-csx", "1"}, {"deadline", "7d"}}));
-            }).find("not both"),
-            std::string::npos);
+  EXPECT_TRUE(refuses(app::read_plan_request, {{"model", "gpt3_xl"}, {"num-csx", "1"}},
+                      "plan needs --tokens"));
+  EXPECT_TRUE(refuses(
+      app::read_plan_request,
+      {{"model", "gpt3_xl"}, {"tokens", "1e9"}, {"num-csx", "1"}, {"deadline", "7d"}}, "not both"));
   // --num-csx 8,2,2: the clusters ascending, each once; 7d is 7 x 86400 s.
   const auto q = app::read_plan_request(
       given({{"model", "gpt3_xl"}, {"tokens", "300B"}, {"num-csx", "8,2,2"}}));
@@ -61,22 +61,17 @@ TEST(Requests, SweepKeepsItsRowsInMemoryWithoutCsvAndRefusesResumeOfStandardOutp
   EXPECT_EQ(q.csv, "-");
   EXPECT_EQ(q.num_csx, (std::vector<std::int64_t>{1, 2, 4, 8}));
   EXPECT_EQ(q.shard, (std::pair<std::int64_t, std::int64_t>{0, 1}));
-  EXPECT_NE(refusal([] {
-              (void)app::read_sweep_request(given(
-                  {{"scenario", "s.yaml"}, {"num-csx", "1"}, {"batch-size", "8"}, {"resume", ""}}));
-            }).find("--csv - with --resume"),
-            std::string::npos);
+  EXPECT_TRUE(
+      refuses(app::read_sweep_request,
+              {{"scenario", "s.yaml"}, {"num-csx", "1"}, {"batch-size", "8"}, {"resume", ""}},
+              "--csv - with --resume"));
 }
 
 TEST(Requests, RunTraceOptionsNeedTrace) {
-  EXPECT_NE(refusal([] {
-              (void)app::read_run_request(given({{"scenario", "s.yaml"}, {"trace-systems", "1"}}));
-            }).find("needs --trace"),
-            std::string::npos);
-  EXPECT_NE(refusal([] {
-              (void)app::read_run_request(given({{"scenario", "s.yaml"}, {"platform", "cs2,cs3"}}));
-            }).find("run takes one platform"),
-            std::string::npos);
+  EXPECT_TRUE(refuses(app::read_run_request, {{"scenario", "s.yaml"}, {"trace-systems", "1"}},
+                      "needs --trace"));
+  EXPECT_TRUE(refuses(app::read_run_request, {{"scenario", "s.yaml"}, {"platform", "cs2,cs3"}},
+                      "run takes one platform"));
   const auto q = app::read_run_request(given({{"scenario", "s.yaml"}}));
   EXPECT_EQ(q.trace_max_events, 500000);
 }

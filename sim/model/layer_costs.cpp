@@ -84,20 +84,23 @@ Layer transformer_block(const Stack& st, std::int64_t index, const std::string& 
     L.backward_factor = 2.0 * trained / (trained + twin);
     L.recompute_flops = trained;  // only the trained model's activations are recomputed
   }
-  // Korthikanti et al. 2022, table 2, term by term (the input of every matmul and nonlinearity,
-  // 16-bit; dropout masks 1 byte): attention 2sh (QKV input) + 2s*i + 2s*kv (Q, K) + 2s*kv (V)
-  // + 2s*i (output projection input) + sh (mask) = 3sh + 4s*i + 4s*kv, plus scores 5a*s*w;
-  // MLP 3sh + 4sf (gated: 8sf for gate, up, activation and product; times t + r for MoE);
-  // 2sh per norm. i = kv = h, f = 4h, two norms, w = s: sh(34 + 5as/h).
-  const double mlp = 3 * s * h + (t + r) * (st.gated_ffn ? 8.0 : 4.0) * s * f;
-  double attention = 3 * s * h + 4 * s * i + 4 * s * kv;
+  // Korthikanti et al. 2022, table 2, keeps the input of every matmul and nonlinearity (34sh for
+  // i = kv = h, f = 4h, two norms). What an elementwise op of the stored tensors rebuilds in
+  // the backward pass is not kept (Chen et al. 2016, sec. 4.1: drop cheap results, keep costly
+  // ones): a norm's output (from its input and per-token statistics), the activation's output
+  // (from the FFN up projection), dropout masks (from the random generator's state, as Dao et
+  // al. 2022 do). Kept, 16-bit: each norm's input 2sh; Q, K, V 2s*i + 4s*kv; the output
+  // projection's input 2s*i; the up (and gate) projection outputs 2sf (4sf), times t + r for
+  // MoE; plus scores 5a*s*w (recomputed by the attention kernel). i = kv = h, f = 4h: 20sh.
+  const double mlp = (t + r) * (st.gated_ffn ? 4.0 : 2.0) * s * f;
+  double attention = 4 * s * i + 4 * s * kv;
   L.score_bytes = 5 * a * s * w;
   L.kv_bytes = 4 * s * kv;
   double norms = d(st.norms_per_block) * 2 * s * h;
   if (st.cross_attention_tokens > 0) {
-    // Cross-attention: Q input, Q, the encoder's K and V, output projection input, mask, norm.
+    // Cross-attention: Q, the encoder's K and V, the output projection's input, a norm's input.
     const double m = d(st.cross_attention_tokens);
-    attention += 3 * s * h + 4 * s * i + 4 * m * kv;
+    attention += 4 * s * i + 4 * m * kv;
     L.score_bytes += 5 * a * s * m;
     L.kv_bytes += 4 * m * kv;
     norms += 2 * s * h;

@@ -3,9 +3,11 @@
 //  * FLOPs: matmul FLOPs only (2 per multiply-add), each query against the keys it attends to
 //    (the whole sequence, or the sliding window), as in Narayanan et al. 2021 (SC'21), eq. 3;
 //    backward = 2 x forward for trained layers.
-//  * Activation bytes with nothing recomputed: Korthikanti et al. 2022, table 2
-//    (s*b*h*(34 + 5*a*s/h) bytes per transformer layer, 16-bit activations), generalised to
-//    grouped-query attention, gated FFNs, windows and experts term by term (layer_costs.cpp).
+//  * Activation bytes with no matmul recomputed: Korthikanti et al. 2022, table 2
+//    (s*b*h*(34 + 5*a*s/h) bytes per transformer layer, 16-bit activations) less what an
+//    elementwise op rebuilds in backward (norm and activation outputs, dropout masks: 14*s*b*h;
+//    Chen et al. 2016, sec. 4.1), so s*b*h*(20 + 5*a*s/h); generalised to grouped-query
+//    attention, gated FFNs, windows and experts term by term (layer_costs.cpp).
 //  * Family structures: GPT-J/NeoX parallel blocks (Wang & Komatsuzaki 2021; Black et al. 2022),
 //    ALiBi (Press et al. 2022), multi-query attention (Shazeer 2019), T5 (Raffel et al. 2020),
 //    ViT (Dosovitskiy et al. 2021), DiT adaLN-Zero (Peebles & Xie 2023), DINOv2 (Oquab et al.

@@ -5,7 +5,9 @@
 // "Weight Streaming Execution", training docs rel-2.10). What backward needs is kept, or
 // recomputed from checkpoints. Per sample, with K = kept activations of every layer
 // (Korthikanti et al. 2022, table 2, without the attention scores, which the attention kernel
-// recomputes as FlashAttention does: Dao et al. 2022) and b = one layer boundary (2 s h bytes),
+// recomputes as FlashAttention does: Dao et al. 2022, and without what an elementwise op
+// rebuilds for free: norm and activation outputs, dropout masks; Chen et al. 2016, sec. 4.1;
+// model/layer_costs.hpp) and b = one layer boundary (2 s h bytes),
 // the plans, in order of recompute:
 //   1. keep all: K; no recompute.
 //   2. keep a fraction f of K, recompute the rest: f K + (1 - f) C; 1 - f forward passes.

@@ -66,11 +66,12 @@ TEST(Flops, Gpt3MatchesNarayananEq3) {
   }
 }
 
-// Korthikanti et al. 2022, table 2 (no parallelism, nothing recomputed) keeps s b h (34 + 5 a s / h)
-// bytes per transformer layer: attention 11sbh (QKV input 2, Q K 4, V 2, output projection input
-// 2, dropout mask 1) + 5as^2b, MLP 19sbh (input 2, GeLU input 8, GeLU output 8, mask 1), two
-// norms' inputs 4sbh. Not kept, as an elementwise op rebuilds them: the QKV and MLP inputs (the
-// norms' outputs, 2 + 2), the GeLU output (8) and both masks (1 + 1): 34 - 14 = 20.
+// Korthikanti et al. 2022, table 2 (no parallelism, nothing recomputed) keeps
+// s b h (34 + 5 a s / h) bytes per transformer layer: attention 11sbh (QKV input 2, Q K 4, V 2,
+// output projection input 2, dropout mask 1) + 5as^2b, MLP 19sbh (input 2, GeLU input 8, GeLU
+// output 8, mask 1), two norms' inputs 4sbh. Not kept, as an elementwise op rebuilds them: the
+// QKV and MLP inputs (the norms' outputs, 2 + 2), the GeLU output (8) and both masks (1 + 1):
+// 34 - 14 = 20.
 TEST(Activations, KorthikantiTable2LessElementwise) {
   for (const char* stem : {"gpt3_xl", "gpt3_175b", "gpt2_small", "bert_large_msl512"}) {
     const auto spec = load_model(models_dir() + stem + ".yaml");

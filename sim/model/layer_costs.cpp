@@ -92,11 +92,17 @@ Layer transformer_block(const Stack& st, std::int64_t index, const std::string& 
   // al. 2022 do). Kept, 16-bit: each norm's input 2sh; Q, K, V 2s*i + 4s*kv; the output
   // projection's input 2s*i; the up (and gate) projection outputs 2sf (4sf), times t + r for
   // MoE; plus scores 5a*s*w (recomputed by the attention kernel). i = kv = h, f = 4h: 20sh.
-  const double mlp = (t + r) * (st.gated_ffn ? 4.0 : 2.0) * s * f;
+  // A parallel block's norms all read the block input: kept once. Products whose output a
+  // learned factor multiplies keep that output for the factor's gradient: the t routed experts'
+  // outputs (router weights) and DiT's two gated branch outputs (adaLN-Zero alpha), 2sh each.
+  double mlp = (t + r) * (st.gated_ffn ? 4.0 : 2.0) * s * f;
+  if (e > 1) mlp += t * 2 * s * h;
   double attention = 4 * s * i + 4 * s * kv;
   L.score_bytes = 5 * a * s * w;
   L.kv_bytes = 4 * s * kv;
-  double norms = d(st.norms_per_block) * 2 * s * h;
+  const double norm_inputs = st.parallel_attention_ffn ? 1.0 : d(st.norms_per_block);
+  double norms = norm_inputs * 2 * s * h;
+  if (st.adaptive_norm) norms += 2 * 2 * s * h;
   if (st.cross_attention_tokens > 0) {
     // Cross-attention: Q, the encoder's K and V, the output projection's input, a norm's input.
     const double m = d(st.cross_attention_tokens);

@@ -45,7 +45,8 @@ struct Layer {
                                  // trained layer (input gradients), 0 frozen below all
   double tokens = 0;             // tokens per sample the layer processes (0: the sample's)
   std::vector<Matmul> matmuls;   // what the forward FLOPs are made of
-  double activation_bytes = 0;   // bytes per sample kept for backward, nothing recomputed
+  double activation_bytes = 0;   // bytes per sample kept for backward, no product recomputed
+                                 // (elementwise results rebuilt)
   double score_bytes = 0;        // of which attention scores, softmax and dropout mask (5as^2)
   double kv_bytes = 0;           // of which the attention's K and V (what a token-chunked
                                  // recompute of the block must hold whole)

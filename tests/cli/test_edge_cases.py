@@ -30,13 +30,13 @@ def to_dev_full(*args):
 
 
 with tempfile.TemporaryDirectory() as d:
-    # 1. plan's smallest cluster. GPT-3 XL, batch 528 on CS-3, 1e12 tokens: the time to train
+    # 1. plan's smallest cluster. Llama-3 8B, batch 1024 on CS-3, 1e12 tokens: the time to train
     # is not monotone in num_csx (the per-system batch, and with it auto's micro-batch size,
     # changes with each size). Every size from 1 to 24 is run here; a size n faster than every
     # smaller one and than n + 1 makes a deadline just above its time, where a bisection could
     # answer a larger size. plan must answer n, the smallest that meets it.
     every = os.path.join(d, "every.csv")
-    expect(["plan", "gpt3_xl", "--batch-size", "528", "--platform", "cs3", "--tokens",
+    expect(["plan", "llama3_8b", "--batch-size", "1024", "--platform", "cs3", "--tokens",
             "1e12", "--num-csx", "1:24:+1", "--csv", every, "-q"], 0)
     t_of = {int(x["num_csx"]): float(x["time_to_train_s"]) for x in rows_of(every)
             if x["chosen"] == "true"}
@@ -46,7 +46,7 @@ with tempfile.TemporaryDirectory() as d:
     n = dips[0]
     deadline = t_of[n] / DAY * 1.0005
     out = os.path.join(d, "plan.csv")
-    r = expect(["plan", "gpt3_xl", "--batch-size", "528", "--platform", "cs3", "--tokens",
+    r = expect(["plan", "llama3_8b", "--batch-size", "1024", "--platform", "cs3", "--tokens",
                 "1e12", "--deadline", f"{deadline:.6f}d", "--csv", out], 0,
                out_has=[f"answer: smallest cluster: {n} x cs3"])
     by_n = {int(x["num_csx"]): float(x["time_to_train_s"]) for x in rows_of(out)

@@ -179,6 +179,11 @@ TEST(FamilyCosts, MoeWithSharedExperts) {
   EXPECT_EQ(b.parameters, i64(4 * h * h + (e + r) * 3 * h * f + h * e + 2 * h));
   const double attn = 2 * s * h * 3 * h + 4 * s * s * h + 2 * s * h * h;
   EXPECT_DOUBLE_EQ(b.forward_flops, attn + (k + r) * 3 * 2 * s * h * f + 2 * s * h * e);
+  // Kept for backward (16-bit): two norm inputs 4sh, Q K V 6sh, output projection input 2sh,
+  // gate and up outputs 4sf for each of the k + r experts a token runs, and the k routed
+  // experts' outputs 2sh each (the router weights' gradient needs them).
+  EXPECT_DOUBLE_EQ(b.kept_activation_bytes(),
+                   4 * s * h + 6 * s * h + 2 * s * h + (k + r) * 4 * s * f + k * 2 * s * h);
 }
 
 // 4b. The shipped 111M MoE pair differs only in num_shared_experts: 1.
@@ -215,6 +220,12 @@ TEST(FamilyCosts, ParallelBlockNorms) {
   const double core = 4 * h * h + 4 * h + 2 * h * f + f + h;  // attention + FFN with biases
   EXPECT_EQ(layer(layer_costs(gptj), "block.0").parameters, i64(core + 1 * 2 * h));
   EXPECT_EQ(layer(layer_costs(neox), "block.0").parameters, i64(core + 2 * 2 * h));
+  // Both norms of a parallel block read the block input: it is kept once (2sh), with Q K V
+  // 6sh, the output projection input 2sh and the FFN up output 2sf: 10sh + 2sf = 18sh here.
+  const double s = 128;
+  for (const auto* spec : {&gptj, &neox})
+    EXPECT_DOUBLE_EQ(layer(layer_costs(*spec), "block.0").kept_activation_bytes(),
+                     10 * s * h + 2 * s * f);
 }
 
 // 6. T5 (Raffel et al. 2020): decoder blocks add cross-attention and its norm.

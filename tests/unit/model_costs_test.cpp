@@ -89,6 +89,21 @@ TEST(Activations, KorthikantiTable2LessElementwise) {
   }
 }
 
+// DiT adaLN-Zero (Peebles & Xie 2023): y = x + alpha * o for the attention and the FFN branch,
+// so alpha's gradient needs each branch output o (a product's result, 2sh each): 20sh + 4sh.
+TEST(Activations, DitKeepsItsGatedBranchOutputs) {
+  const auto spec = load_model(models_dir() + "dit_2b.yaml");
+  const auto& st = spec.main_stack();
+  ASSERT_TRUE(st.adaptive_norm);
+  const double s = static_cast<double>(st.tokens), h = static_cast<double>(st.hidden_size);
+  EXPECT_EQ(st.filter_size, 4 * st.hidden_size);
+  for (const auto& L : layer_costs(spec).layers) {
+    if (L.kind == LayerKind::kBlock) {
+      EXPECT_DOUBLE_EQ(L.kept_activation_bytes(), 24 * s * h);
+    }
+  }
+}
+
 // Llama-style models: SwiGLU has three FFN matrices, GQA shrinks K and V.
 TEST(Layers, SwiGluAndGqa) {
   const auto spec = load_model(models_dir() + "llama3_8b.yaml");

@@ -62,10 +62,12 @@ with tempfile.TemporaryDirectory() as d:
             "--tokens", "1T", "--csv", out, "-q"], 0)
     check({x["steps"] for x in rows_of(out)} == {str(steps)}, "run --tokens 1T: 127,157 steps")
 
-    # 2. "CS-2 or CS-3 for GPT-3 XL?" and "what if CS-3 had twice the I/O?" in one sweep.
+    # 2. "CS-2 or CS-3 for GPT-3 XL?" and "what if CS-3 had twice the I/O?" in one sweep. MBS 1
+    # at MSL 512: few tokens per streamed weight, so the weight links, not the wafer, set the step.
     out = os.path.join(d, "platforms.csv")
     r = expect(["sweep", "models/gpt3_xl.yaml", "--platform", "cs2,cs3", "--variant", "io2x:cs3:system.io_scale=2",
-                "--num-csx", "64", "--batch-size", "528", "--micro-batch-size", "1", "--csv", out], 0,
+                "--num-csx", "64", "--batch-size", "528", "--micro-batch-size", "1", "--seq-len", "512",
+                "--csv", out], 0,
                out_has=["sweep: 3 points (3 run now, 0 kept from before, 0 refused) in", out])
     rows = rows_of(out)
     check([x["platform"] for x in rows] == ["cs2", "cs3", "cs3+io2x"],
@@ -80,7 +82,7 @@ with tempfile.TemporaryDirectory() as d:
     # On CS-3 the three links have one bandwidth (12 x 16.25e9 = 195e9 bytes/s, the MemoryX
     # link's): they tie; 64 systems under fan-out 4 make 3 SwarmX node levels, 2 links between.
     check(base["bound"] == "CS-X I/O = SwarmX level 1 = SwarmX level 2 = MemoryX link",
-          f"cs3 at 64 systems, MBS 1 (9 microbatches) is bound by the tied links: {base['bound']}")
+          f"cs3 at 64 systems, MBS 1 of 512 tokens (9 microbatches) is bound by the tied links: {base['bound']}")
     check(float(io2x["step_time_s"]) < float(base["step_time_s"]), "twice the I/O is faster")
 
     # 3. The limiting resource's busy time by hand: GPT-3 XL on one CS-2, MBS 528 (one

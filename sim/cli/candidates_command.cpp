@@ -48,16 +48,18 @@ void print_text(const batching::BatchSplit& split,
                r.candidates.size(), fmt::join(r.candidates, ", "));
     return;
   }
-  fmt::print("micro_batch_size {} -> {} ({} microbatches{})\n", requested, r.micro_batch_size,
-             r.num_microbatches, r.adjusted ? ", adjusted" : "");
+  fmt::print("micro_batch_size {} -> {} ({} microbatch{}{})\n", requested, r.micro_batch_size,
+             r.num_microbatches, r.num_microbatches == 1 ? "" : "es",
+             r.adjusted ? ", adjusted" : "");
   if (!r.notice.empty()) fmt::print("notice: {}\n", r.notice);
   const auto plan = batching::make_plan(split, r.micro_batch_size);
   for (const auto b : split.distinct_batches()) {
     const std::int64_t systems = b == split.per_system_batch_size
                                      ? split.num_full_systems
                                      : split.num_csx - split.num_full_systems;
-    fmt::print("plan: {} system(s) with {} samples run {} microbatches: {}\n", systems, b,
-               plan.num_microbatches, format_groups(plan.microbatch_groups(b)));
+    fmt::print("plan: {} system(s) with {} samples run {} microbatch{}: {}\n", systems, b,
+               plan.num_microbatches, plan.num_microbatches == 1 ? "" : "es",
+               format_groups(plan.microbatch_groups(b)));
   }
 }
 

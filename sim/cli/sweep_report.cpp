@@ -49,8 +49,9 @@ void print_summary(std::FILE* out, const SweepTable& table, std::size_t run_now,
     return true;
   });
   fmt::print(out,
-             "sweep: {} points ({} run now, {} kept from before, {} refused) in {:.1f} s -> {}\n",
-             table.points.size(), run_now, kept, refused, elapsed_s, csv);
+             "sweep: {} point{} ({} run now, {} kept from before, {} refused) in {:.1f} s -> {}\n",
+             table.points.size(), table.points.size() == 1 ? "" : "s", run_now, kept, refused,
+             elapsed_s, csv);
 }
 
 }  // namespace

@@ -97,12 +97,16 @@ void print_pass(std::FILE* out, const app::Job& job, const app::PassResult& r) {
   const auto& best = o.rows[*o.chosen];
   fmt::print(out, "{}\n", o.decision);
   const auto& iv = best.interval;
+  // Two decimals, or three significant digits for a rate under 0.005/s (0.00 says nothing).
+  const auto rate = [](double v) {
+    return v > 0 && v < 0.005 ? fmt::format("{:.3g}", v) : fmt::format("{:.2f}", v);
+  };
   fmt::print(out,
-             "chosen: micro_batch_size {} ({} microbatch{}): step {:.4f} s, {:.2f} samples/s "
-             "(80 % interval {:.2f}-{:.2f}), {:.0f} tokens/s, MFU {:.1f}%, bound: {}\n",
+             "chosen: micro_batch_size {} ({} microbatch{}): step {:.4f} s, {} samples/s "
+             "(80 % interval {}-{}), {:.0f} tokens/s, MFU {:.1f}%, bound: {}\n",
              best.micro_batch_size, best.num_microbatches, best.num_microbatches == 1 ? "" : "es",
-             best.sim.step_time_s, best.samples_per_s, iv.samples_per_s_low, iv.samples_per_s_high,
-             best.tokens_per_s, 100 * best.mfu, best.sim.bound);
+             best.sim.step_time_s, rate(best.samples_per_s), rate(iv.samples_per_s_low),
+             rate(iv.samples_per_s_high), best.tokens_per_s, 100 * best.mfu, best.sim.bound);
   fmt::print(out, "  80 % interval: {}\n", interval_basis(job));
   fmt::print(out, "  busy share of the step: {}\n", app::busy_shares(best.sim));
   fmt::print(out,

@@ -294,9 +294,13 @@ std::optional<std::string> Block::get_string_opt(const std::string& key) const {
 bool Block::get_bool(const std::string& key, bool fallback) const {
   if (!has_value(key)) return fallback;
   const std::string text = scalar(key).Scalar();
-  if (text == "true" || text == "True" || text == "TRUE") return true;
-  if (text == "false" || text == "False" || text == "FALSE") return false;
-  throw InputError(fmt::format("{} = '{}': expected true or false", where(key), text));
+  // YAML 1.1's booleans, as PyYAML (which the Model Zoo reads its files with) resolves them.
+  for (const char* t : {"true", "True", "TRUE", "yes", "Yes", "YES", "on", "On", "ON"})
+    if (text == t) return true;
+  for (const char* f : {"false", "False", "FALSE", "no", "No", "NO", "off", "Off", "OFF"})
+    if (text == f) return false;
+  throw InputError(
+      fmt::format("{} = '{}': expected true or false (or yes/no, on/off)", where(key), text));
 }
 
 std::string Block::get_choice(const std::string& key, const std::vector<std::string>& allowed,

@@ -62,6 +62,7 @@ class Block {
                                                      double max) const;
   [[nodiscard]] std::string get_string(const std::string& key) const;
   [[nodiscard]] std::optional<std::string> get_string_opt(const std::string& key) const;
+  // true/false, or YAML 1.1's yes/no and on/off (PyYAML's booleans); InputError otherwise.
   [[nodiscard]] bool get_bool(const std::string& key, bool fallback) const;
   // A value that must be one of `allowed`.
   [[nodiscard]] std::string get_choice(const std::string& key,

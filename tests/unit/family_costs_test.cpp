@@ -71,6 +71,28 @@ TEST(FamilyCosts, GroupedQueryAttentionParameters) {
 }
 
 // 1b. MQA (Shazeer 2019): multiquery_attention without num_kv_groups: one K/V head.
+// PyYAML reads YAML 1.1: `yes` / `off` are booleans in a Model Zoo file. An untied GPT-2 head
+// adds V x h parameters (1000 x 64 here).
+TEST(FamilyCosts, Yaml11BooleansAsPyYamlReadsThem) {
+  const std::string body = R"(  vocab_size: 1000
+  hidden_size: 64
+  num_hidden_layers: 1
+  num_heads: 4
+  filter_size: 256
+  max_position_embeddings: 32
+)";
+  TempFiles t;
+  const auto params = [&](const std::string& name, const std::string& v) {
+    return layer_costs(
+               load_model(t.write(
+                   name, "model:\n  name: gpt2\n  share_embedding_weights: " + v + "\n" + body)))
+        .parameters();
+  };
+  EXPECT_EQ(params("yes.yaml", "yes"), params("true.yaml", "true"));
+  EXPECT_EQ(params("off.yaml", "off"), params("false.yaml", "false"));
+  EXPECT_EQ(params("off.yaml", "off") - params("yes.yaml", "yes"), 1000 * 64);
+}
+
 TEST(FamilyCosts, MultiQueryAttentionParameters) {
   TempFiles t;
   const auto spec = load_model(t.write("mqa.yaml", R"(model:

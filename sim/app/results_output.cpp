@@ -41,13 +41,16 @@ void refuse_data_folder_output(const std::string& path, const std::string& flag)
   }
 }
 
+void check_output(const std::string& path, const std::string& flag,
+                  const std::vector<std::string>& inputs) {
+  io::check_output_path(path, flag, inputs);
+  refuse_data_folder_output(path, flag);
+}
+
 void check_outputs(const std::vector<std::pair<std::string, std::string>>& outputs,
                    const std::vector<std::string>& inputs) {
   for (const auto& [path, flag] : outputs)
-    if (!path.empty() && path != io::kStandardOutput) {
-      io::check_output_path(path, flag, inputs);
-      refuse_data_folder_output(path, flag);
-    }
+    if (!path.empty() && path != io::kStandardOutput) check_output(path, flag, inputs);
 }
 
 std::vector<io::Record> run_records(const std::vector<PassResult>& results) {

@@ -55,9 +55,13 @@ namespace csx::app {
 // every run reads them. Throws InputError naming the flag and the file.
 void refuse_data_folder_output(const std::string& path, const std::string& flag);
 
-// Refuses each output file given (its path and flag; "" and io::kStandardOutput pass) that is
-// one of `inputs` (io::check_output_path) or in the data folder (refuse_data_folder_output).
-// Throws InputError naming the flag and the file.
+// Refuses the output file `path` (given with `flag`) when it is one of `inputs`
+// (io::check_output_path) or in the data folder (refuse_data_folder_output). Throws InputError
+// naming the flag and the file.
+void check_output(const std::string& path, const std::string& flag,
+                  const std::vector<std::string>& inputs);
+
+// check_output for each output file given (its path and flag); "" and io::kStandardOutput pass.
 void check_outputs(const std::vector<std::pair<std::string, std::string>>& outputs,
                    const std::vector<std::string>& inputs);
 

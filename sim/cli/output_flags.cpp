@@ -42,10 +42,7 @@ void check_output_flags(const po::variables_map& vm, const std::vector<std::stri
             earlier, f));
       else if (same_path(paths[earlier], paths[f]))
         throw InputError(fmt::format("--{} and --{} name the same file {}", earlier, f, paths[f]));
-    if (!to_stdout) {
-      io::check_output_path(paths[f], "--" + f, inputs);
-      app::refuse_data_folder_output(paths[f], "--" + f);
-    }
+    if (!to_stdout) app::check_output(paths[f], "--" + f, inputs);
     given.push_back(f);
   }
 }

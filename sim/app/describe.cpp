@@ -81,7 +81,8 @@ nlohmann::ordered_json describe_json(const Described& d) {
   j["train_flops_per_sample_with_recompute"] = costs.train_flops_per_sample(true);
   j["forward_flops_per_sample"] = costs.forward_flops_per_sample();
   j["weight_bytes_per_pass"] = costs.weight_bytes_per_pass();
-  j["activation_bytes_per_sample"] = costs.kept_activation_bytes_per_sample();
+  j["activation_bytes_per_sample"] =
+      costs.kept_activation_bytes_per_sample(platform.kept_bytes_per_attention_score);
   j["max_fitting_micro_batch_size"] = max_mbs;
   j["max_micro_batch_size_without_recompute"] =
       model::max_micro_batch_size_without_recompute(costs, platform);
@@ -95,7 +96,8 @@ nlohmann::ordered_json describe_json(const Described& d) {
                                {"parameters", L.parameters},
                                {"weight_bytes", L.weight_bytes},
                                {"forward_flops_per_sample", L.forward_flops},
-                               {"activation_bytes_per_sample", L.kept_activation_bytes()}});
+                               {"activation_bytes_per_sample",
+                                L.kept_activation_bytes(platform.kept_bytes_per_attention_score)}});
   return j;
 }
 

@@ -44,7 +44,7 @@ void print_text(const io::Scenario& scenario, const platform::PlatformSpec& plat
   fmt::print("{:<44}{:>20.4e}\n", "forward FLOP per sample", costs.forward_flops_per_sample());
   fmt::print("{:<44}{:>20.4e}\n", "weight bytes streamed per pass", costs.weight_bytes_per_pass());
   fmt::print("{:<44}{:>20.4e}\n", "activation bytes per sample (all kept)",
-             costs.kept_activation_bytes_per_sample());
+             costs.kept_activation_bytes_per_sample(platform.kept_bytes_per_attention_score));
   // 0 samples means not even one sample fits: say "none".
   const auto size_or_none = [](std::int64_t mbs) {
     return mbs > 0 ? std::to_string(mbs) : std::string("none");
@@ -60,7 +60,8 @@ void print_text(const io::Scenario& scenario, const platform::PlatformSpec& plat
              "weight_bytes", "fwd_flops_per_sample", "activation_bytes_per_sample");
   for (const auto& L : costs.layers)
     fmt::print("{:<12} {:<10} {:>16} {:>16.4e} {:>20.4e} {:>22.4e}\n", L.name, kind_name(L.kind),
-               L.parameters, L.weight_bytes, L.forward_flops, L.kept_activation_bytes());
+               L.parameters, L.weight_bytes, L.forward_flops,
+               L.kept_activation_bytes(platform.kept_bytes_per_attention_score));
 }
 
 }  // namespace

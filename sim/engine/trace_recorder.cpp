@@ -27,11 +27,13 @@ TraceRecorder::TraceRecorder(const plan::StepSchedule& schedule, const plan::Swa
   fixed_bytes_ =
       in.memory.weight_buffers_bytes + in.memory.gradients_bytes + in.memory.workspace_bytes;
   double total = 0;
-  for (const auto& layer : in.costs.layers) total += layer.kept_activation_bytes();
+  for (const auto& layer : in.costs.layers)
+    total += layer.kept_activation_bytes(in.platform.kept_bytes_per_attention_score);
   const auto L = static_cast<double>(in.costs.layers.size());
   double sum = 0;
   for (const auto& layer : in.costs.layers) {
-    sum += total > 0 ? layer.kept_activation_bytes() : 1.0;
+    sum +=
+        total > 0 ? layer.kept_activation_bytes(in.platform.kept_bytes_per_attention_score) : 1.0;
     held_share_.push_back(sum / (total > 0 ? total : L));
   }
   if (!held_share_.empty()) held_share_.back() = 1.0;

@@ -98,6 +98,7 @@ Layer transformer_block(const Stack& st, std::int64_t index, const std::string& 
   double mlp = (t + r) * (st.gated_ffn ? 4.0 : 2.0) * s * f;
   if (e > 1) mlp += t * 2 * s * h;
   double attention = 4 * s * i + 4 * s * kv;
+  L.attention_scores = a * s * w;
   L.score_bytes = 5 * a * s * w;
   L.kv_bytes = 4 * s * kv;
   const double norm_inputs = st.parallel_attention_ffn ? 1.0 : d(st.norms_per_block);
@@ -107,6 +108,7 @@ Layer transformer_block(const Stack& st, std::int64_t index, const std::string& 
     // Cross-attention: Q, the encoder's K and V, the output projection's input, a norm's input.
     const double m = d(st.cross_attention_tokens);
     attention += 4 * s * i + 4 * m * kv;
+    L.attention_scores += a * s * m;
     L.score_bytes += 5 * a * s * m;
     L.kv_bytes += 4 * m * kv;
     norms += 2 * s * h;
@@ -431,8 +433,9 @@ double ModelCosts::train_flops_per_sample(bool recompute) const {
   });
 }
 
-double ModelCosts::kept_activation_bytes_per_sample() const {
-  return sum<double>(layers, [](const Layer& L) { return L.kept_activation_bytes(); });
+double ModelCosts::kept_activation_bytes_per_sample(double bytes_per_score) const {
+  return sum<double>(layers,
+                     [&](const Layer& L) { return L.kept_activation_bytes(bytes_per_score); });
 }
 
 double ModelCosts::max_layer_weight_bytes() const {

@@ -48,11 +48,15 @@ struct Layer {
   double activation_bytes = 0;   // bytes per sample kept for backward, no product recomputed
                                  // (elementwise results rebuilt)
   double score_bytes = 0;        // of which attention scores, softmax and dropout mask (5as^2)
+  double attention_scores = 0;   // attention scores per sample (heads x queries x keys)
   double kv_bytes = 0;           // of which the attention's K and V (what a token-chunked
                                  // recompute of the block must hold whole)
-  // What stays of activation_bytes when everything is kept: the attention scores are
-  // recomputed in the attention kernel (docs/model.md#memory-model).
-  [[nodiscard]] double kept_activation_bytes() const { return activation_bytes - score_bytes; }
+  // What stays of activation_bytes when everything is kept (bytes per sample): the attention
+  // scores are recomputed in the attention kernel, or `bytes_per_score` of each is kept
+  // (platform calibration.kept_bytes_per_attention_score; docs/model.md#memory-model).
+  [[nodiscard]] double kept_activation_bytes(double bytes_per_score = 0) const {
+    return activation_bytes - score_bytes + bytes_per_score * attention_scores;
+  }
   double recompute_flops = -1;  // FLOP per sample a recompute redoes (-1: forward_flops; less
                                 // when a frozen twin's forward is part of forward_flops)
   double boundary_bytes = 0;    // bytes per sample of the layer's output (16-bit)
@@ -70,8 +74,8 @@ struct ModelCosts {
   // are run forward once more in backward, as eq. 3 of Narayanan et al. assumes.
   [[nodiscard]] double train_flops_per_sample(bool recompute) const;
   // Bytes per sample the memory model holds when every activation is kept (plan 1): the sum of
-  // the layers' kept_activation_bytes.
-  [[nodiscard]] double kept_activation_bytes_per_sample() const;
+  // the layers' kept_activation_bytes(bytes_per_score).
+  [[nodiscard]] double kept_activation_bytes_per_sample(double bytes_per_score = 0) const;
   [[nodiscard]] double max_layer_weight_bytes() const;
 };
 

@@ -23,9 +23,10 @@ double max_kv_bytes(const ModelCosts& c) {
   return b;
 }
 
-// Per-sample activation bytes with everything kept (attention scores recomputed in-kernel).
-double kept_bytes(const ModelCosts& c) {
-  return c.kept_activation_bytes_per_sample();
+// Per-sample activation bytes with everything kept (the attention scores recomputed in-kernel,
+// or kept_bytes_per_attention_score of each kept).
+double kept_bytes(const ModelCosts& c, const platform::PlatformSpec& p) {
+  return c.kept_activation_bytes_per_sample(p.kept_bytes_per_attention_score);
 }
 
 struct Plan {
@@ -70,7 +71,7 @@ std::optional<Plan> choose(const ModelCosts& c, const platform::PlatformSpec& p,
     if (n * 2 * b <= room) return Plan{2 * b, 0, "two layer boundaries live"};
     return std::nullopt;
   }
-  const double K = kept_bytes(c);
+  const double K = kept_bytes(c, p);
   if (n * K <= room) return Plan{K, 0, "all kept"};
   if (p.store_all_activations) return std::nullopt;
   const Plan seg = segment_plan(c);
@@ -95,9 +96,9 @@ std::optional<Plan> choose(const ModelCosts& c, const platform::PlatformSpec& p,
 double least_per_sample(const ModelCosts& c, const platform::PlatformSpec& p, Pass pass) {
   const double b = max_boundary_bytes(c);
   if (pass == Pass::kEval) return 2 * b;
-  if (p.store_all_activations) return kept_bytes(c);
+  if (p.store_all_activations) return kept_bytes(c, p);
   const double L = static_cast<double>(std::max<std::int64_t>(1, c.num_blocks));
-  return std::min({kept_bytes(c), segment_plan(c).per_sample,
+  return std::min({kept_bytes(c, p), segment_plan(c).per_sample,
                    b * (std::ceil(L / std::max(2.0, L)) + 3) + max_kv_bytes(c)});
 }
 
@@ -156,7 +157,7 @@ std::int64_t max_micro_batch_size_without_recompute(const ModelCosts& c,
                                                     const platform::PlatformSpec& p) {
   MemoryBreakdown m;
   const double room = p.usable_sram_bytes() - fixed_bytes(c, p, Pass::kTrain, m);
-  return samples_in(room, kept_bytes(c));
+  return samples_in(room, kept_bytes(c, p));
 }
 
 MemoryXCheck memoryx_check(const ModelCosts& c, const platform::PlatformSpec& p) {

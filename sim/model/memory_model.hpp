@@ -5,7 +5,8 @@
 // "Weight Streaming Execution", training docs rel-2.10). What backward needs is kept, or
 // recomputed from checkpoints. Per sample, with K = kept activations of every layer
 // (Korthikanti et al. 2022, table 2, without the attention scores, which the attention kernel
-// recomputes as FlashAttention does: Dao et al. 2022, and without what an elementwise op
+// recomputes as FlashAttention does: Dao et al. 2022, unless the platform's
+// kept_bytes_per_attention_score keeps that many bytes of each; and without what an elementwise op
 // rebuilds for free: norm and activation outputs, dropout masks; Chen et al. 2016, sec. 4.1;
 // model/layer_costs.hpp) and b = one layer boundary (2 s h bytes),
 // the plans, in order of recompute:

@@ -55,6 +55,9 @@ struct PlatformSpec {
   double workspace_bytes = 0;              // kernel scratch and I/O buffers (bytes)
   std::int64_t weight_buffers = 0;         // layers of weights held at once (prefetch depth)
   bool store_all_activations = false;      // true: never recompute (no least-recompute choice)
+  // Bytes of each attention score a trained block keeps for backward (0: the attention kernel
+  // recomputes them).
+  double kept_bytes_per_attention_score = 0;
   GradientAccumulation gradient_accumulation = GradientAccumulation::kMemoryX;
   // true: MemoryX starts a step's weight updates only once every gradient of the step has
   // arrived (global-norm gradient clipping needs the norm over all of them first); false: each

@@ -84,6 +84,8 @@ TEST(Activations, KorthikantiTable2LessElementwise) {
       if (L.kind == LayerKind::kBlock) {
         EXPECT_DOUBLE_EQ(L.activation_bytes, expected) << stem;
         EXPECT_DOUBLE_EQ(L.kept_activation_bytes(), 20 * s * b * h) << stem;
+        // kept_bytes_per_attention_score 2: the 16-bit scores of a heads x s x s too.
+        EXPECT_DOUBLE_EQ(L.kept_activation_bytes(2), 20 * s * b * h + 2 * a * s * s) << stem;
       }
     }
   }

@@ -152,6 +152,28 @@ TEST(Memory, LeastRecomputeThatFits) {
   EXPECT_FALSE(model::on_chip_memory(c, all, 99, model::Pass::kTrain).fits);
 }
 
+// kept_bytes_per_attention_score 2 (the 16-bit scores kept, Korthikanti et al. 2022 table 2 less
+// the softmax output and mask an elementwise op rebuilds): LLaMA 7B keeps 2 a s^2 more per
+// block, 32 heads x 2048^2 x 2 bytes = 268 MB, so one sample holds 32 x (per_block + 268 MB) +
+// 4sh = 14.0 GB and two fit without recompute on a CS-2 (36 GB usable) where five did.
+TEST(Memory, KeptAttentionScores) {
+  auto p = cs2();
+  p.kept_bytes_per_attention_score = 2;
+  const auto c = costs_of("llama_7b_msl2048");
+  const double s = 2048, h = 4096, f = 11008, a = 32;
+  const double per_block = 6 * s * h + 2 * s * h + 4 * s * f + 4 * s * h + 2 * a * s * s;
+  const auto m1 = model::on_chip_memory(c, p, 1, model::Pass::kTrain);
+  EXPECT_EQ(m1.recompute_passes, 0);
+  EXPECT_NEAR(m1.activations_bytes, 32 * per_block + 4 * s * h, 1);
+  const double fixed = m1.weight_buffers_bytes + m1.gradients_bytes + m1.workspace_bytes;
+  EXPECT_EQ(model::max_micro_batch_size_without_recompute(c, p),
+            static_cast<std::int64_t>((36e9 - fixed) / (32 * per_block + 4 * s * h)));
+  EXPECT_EQ(model::max_micro_batch_size_without_recompute(c, p), 2);
+  // The token-chunked plans hold no scores: the largest fitting MBS is unchanged.
+  EXPECT_EQ(model::max_fitting_micro_batch_size(c, p, model::Pass::kTrain),
+            model::max_fitting_micro_batch_size(c, cs2(), model::Pass::kTrain));
+}
+
 TEST(Memory, MemoryXCapacity) {
   const auto p = cs2();  // 4 TB, 16 bytes per parameter -> 250e9 parameters
   EXPECT_TRUE(model::memoryx_check(costs_of("gpt3_175b"), p).fits);

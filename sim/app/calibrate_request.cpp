@@ -53,6 +53,10 @@ CalibrationParameter free_parameter(const std::string& spec,
       throw bad(fmt::format("the key takes values within [{:g}, {:g}]", k.min, k.max));
   for (const auto& q : params)
     if (q.key == p.key) throw bad(fmt::format("{} is fitted already", p.key));
+  if (p.key == "calibration.prediction_log_sd")
+    throw bad(
+        "prediction_log_sd sets the intervals' width, not a simulated rate; --cross-validate "
+        "measures it");
   return p;
 }
 

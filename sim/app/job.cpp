@@ -40,10 +40,14 @@ std::int64_t steps_for_tokens(double tokens, const Job& job) {
 Job make_job(const io::Scenario& s, const Overrides& o, const std::string& data_dir) {
   Job job;
   job.scenario = s;
+  if (o.platform && o.platform->empty())
+    throw InputError("--platform is empty: use cs2, cs3 or a platform file");
   try {
     job.platform = platform::load_platform(o.platform.value_or(s.platform), data_dir);
   } catch (const InputError& e) {
-    if (o.platform || s.platform_where.empty()) throw;
+    if (o.platform && platform::is_platform_path(*o.platform)) throw;  // the file names itself
+    if (o.platform) throw InputError(fmt::format("--platform {}: {}", *o.platform, e.what()));
+    if (s.platform_where.empty()) throw;
     throw InputError(fmt::format("{}: {}", s.platform_where, e.what()));
   }
   platform::apply_overrides(job.platform, o.platform_overrides, o.refuse_other_platform_overrides);

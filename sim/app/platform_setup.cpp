@@ -64,7 +64,12 @@ std::vector<PlatformSetup> platform_setups(const Overrides& base,
   std::vector<platform::PlatformSpec> specs;
   std::vector<std::string> names;
   for (const auto& p : platforms) {
-    specs.push_back(platform::load_platform(p, data_dir));
+    try {
+      specs.push_back(platform::load_platform(p, data_dir));
+    } catch (const InputError& e) {
+      if (!base.platform || platform::is_platform_path(p)) throw;  // a file names itself
+      throw InputError(fmt::format("--platform {}: {}", *base.platform, e.what()));
+    }
     if (std::find(names.begin(), names.end(), specs.back().name) != names.end())
       throw InputError(fmt::format("--platform {}: the platform {} is listed twice",
                                    base.platform.value_or(p), specs.back().name));

@@ -197,10 +197,13 @@ void check_shards_complete(const std::set<std::string>& shards, std::size_t empt
     present.insert(i);
   }
   if (counts.empty()) return;
-  if (counts.size() > 1 || unsharded)
+  if (counts.size() > 1 || unsharded) {
+    std::vector<std::string> names;  // an unsharded input has an empty shard
+    for (const auto& s : shards) names.push_back(s.empty() ? "an unsharded sweep" : s);
     throw InputError(
         fmt::format("the inputs mix shards of different sweeps ({}): merge the shards of one sweep",
-                    fmt::join(shards, ", ")));
+                    fmt::join(names, ", ")));
+  }
   const auto n = *counts.begin();
   std::vector<std::string> missing;
   // Empty shards are the last ones (round-robin dealing): above the highest present shard.

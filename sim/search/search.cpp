@@ -80,8 +80,9 @@ SearchOutcome run_search(const SearchRequest& req, const Simulator& simulate) {
   for (const auto mbs : candidates) {
     out.rows.push_back(prepare(req, mbs));
     if (!mx.fits) {  // no candidate runs when MemoryX cannot hold the model
-      out.rows.back().fits = false;
-      out.rows.back().reason = mx.reason;
+      auto& row = out.rows.back();
+      row.reason = row.fits ? mx.reason : fmt::format("{}; and SRAM: {}", mx.reason, row.reason);
+      row.fits = false;
     }
     if (!out.rows.back().fits) continue;
     inputs.push_back(plan_input(req, out.rows.back()));

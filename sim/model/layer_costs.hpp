@@ -54,7 +54,7 @@ struct Layer {
   // What stays of activation_bytes when everything is kept (bytes per sample): the attention
   // scores are recomputed in the attention kernel, or `bytes_per_score` of each is kept
   // (platform calibration.kept_bytes_per_attention_score; docs/model.md#memory-model).
-  [[nodiscard]] double kept_activation_bytes(double bytes_per_score = 0) const {
+  [[nodiscard]] double kept_activation_bytes(double bytes_per_score) const {
     return activation_bytes - score_bytes + bytes_per_score * attention_scores;
   }
   double recompute_flops = -1;  // FLOP per sample a recompute redoes (-1: forward_flops; less
@@ -75,7 +75,7 @@ struct ModelCosts {
   [[nodiscard]] double train_flops_per_sample(bool recompute) const;
   // Bytes per sample the memory model holds when every activation is kept (plan 1): the sum of
   // the layers' kept_activation_bytes(bytes_per_score).
-  [[nodiscard]] double kept_activation_bytes_per_sample(double bytes_per_score = 0) const;
+  [[nodiscard]] double kept_activation_bytes_per_sample(double bytes_per_score) const;
   [[nodiscard]] double max_layer_weight_bytes() const;
 };
 

@@ -204,7 +204,7 @@ TEST(FamilyCosts, MoeWithSharedExperts) {
   // Kept for backward (16-bit): two norm inputs 4sh, Q K V 6sh, output projection input 2sh,
   // gate and up outputs 4sf for each of the k + r experts a token runs, and the k routed
   // experts' outputs 2sh each (the router weights' gradient needs them).
-  EXPECT_DOUBLE_EQ(b.kept_activation_bytes(),
+  EXPECT_DOUBLE_EQ(b.kept_activation_bytes(0),
                    4 * s * h + 6 * s * h + 2 * s * h + (k + r) * 4 * s * f + k * 2 * s * h);
 }
 
@@ -246,7 +246,7 @@ TEST(FamilyCosts, ParallelBlockNorms) {
   // 6sh, the output projection input 2sh and the FFN up output 2sf: 10sh + 2sf = 18sh here.
   const double s = 128;
   for (const auto* spec : {&gptj, &neox})
-    EXPECT_DOUBLE_EQ(layer(layer_costs(*spec), "block.0").kept_activation_bytes(),
+    EXPECT_DOUBLE_EQ(layer(layer_costs(*spec), "block.0").kept_activation_bytes(0),
                      10 * s * h + 2 * s * f);
 }
 

@@ -83,7 +83,7 @@ TEST(Activations, KorthikantiTable2LessElementwise) {
     for (const auto& L : c.layers) {
       if (L.kind == LayerKind::kBlock) {
         EXPECT_DOUBLE_EQ(L.activation_bytes, expected) << stem;
-        EXPECT_DOUBLE_EQ(L.kept_activation_bytes(), 20 * s * b * h) << stem;
+        EXPECT_DOUBLE_EQ(L.kept_activation_bytes(0), 20 * s * b * h) << stem;
         // kept_bytes_per_attention_score 2: the 16-bit scores of a heads x s x s too.
         EXPECT_DOUBLE_EQ(L.kept_activation_bytes(2), 20 * s * b * h + 2 * a * s * s) << stem;
       }
@@ -101,7 +101,7 @@ TEST(Activations, DitKeepsItsGatedBranchOutputs) {
   EXPECT_EQ(st.filter_size, 4 * st.hidden_size);
   for (const auto& L : layer_costs(spec).layers) {
     if (L.kind == LayerKind::kBlock) {
-      EXPECT_DOUBLE_EQ(L.kept_activation_bytes(), 24 * s * h);
+      EXPECT_DOUBLE_EQ(L.kept_activation_bytes(0), 24 * s * h);
     }
   }
 }

@@ -152,10 +152,12 @@ TEST(Memory, LeastRecomputeThatFits) {
   EXPECT_FALSE(model::on_chip_memory(c, all, 99, model::Pass::kTrain).fits);
 }
 
-// kept_bytes_per_attention_score 2 (the 16-bit scores kept, Korthikanti et al. 2022 table 2 less
-// the softmax output and mask an elementwise op rebuilds): LLaMA 7B keeps 2 a s^2 more per
-// block, 32 heads x 2048^2 x 2 bytes = 268 MB, so one sample holds 32 x (per_block + 268 MB) +
-// 4sh = 14.0 GB and two fit without recompute on a CS-2 (36 GB usable) where five did.
+// kept_bytes_per_attention_score 2: each score's 16 bits stay for backward (Korthikanti et al.
+// 2022, table 2, keep 5 bytes: softmax output 2, dropout mask 1, dropout output 2; the 2 kept
+// here rebuild the softmax output, the mask comes from the generator's state). LLaMA 7B keeps
+// 2 a s^2 more per block, 32 heads x 2048^2 x 2 bytes = 268 MB, so one sample holds
+// 32 x (12sh + 4sf + 2as^2) + 4sh = 14.73 GB and two fit without recompute on a CS-2 (36 GB
+// usable) where five did.
 TEST(Memory, KeptAttentionScores) {
   auto p = cs2();
   p.kept_bytes_per_attention_score = 2;

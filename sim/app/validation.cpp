@@ -183,6 +183,11 @@ ReferenceLists read_reference(const ValidationSetup& setup, const Selection& sel
         return names.find("," + e.name + ",") == std::string::npos;
       });
   }
+  std::vector<std::string> platforms;  // the platforms that have entries, for a did-you-mean
+  for (const auto& [key, list] : lists)
+    for (const auto& e : list)
+      if (std::find(platforms.begin(), platforms.end(), e.platform) == platforms.end())
+        platforms.push_back(e.platform);
   if (select.only_platform) {
     const auto& only = *select.only_platform;
     for (auto& [key, list] : lists)
@@ -190,11 +195,13 @@ ReferenceLists read_reference(const ValidationSetup& setup, const Selection& sel
   }
   std::size_t total = 0;
   for (const auto& [key, list] : lists) total += list.size();
-  if (total == 0)
+  if (total == 0) {
     throw InputError(fmt::format("{}: no entries to validate{}", reference,
                                  select.only_platform
-                                     ? fmt::format(" for platform '{}'", *select.only_platform)
+                                     ? fmt::format(" for platform '{}'{}", *select.only_platform,
+                                                   did_you_mean(*select.only_platform, platforms))
                                      : std::string()));
+  }
   for (const auto& [key, value] : setup.base.platform_overrides) {
     const auto colon = key.find(':');
     if (colon == std::string::npos) continue;
@@ -225,6 +232,7 @@ MeasurementCheck check_measurement(const Entry& e, const ValidationSetup& setup)
   const auto spec = entry_model(e, setup);
   const auto r = simulate_entry(e, spec, setup, e.setting);
   MeasurementCheck check{spec.name, r.outcome.rows[*r.outcome.chosen], 0, false};
+  check.seq_len = spec.seq_len;
   check.error_pct = 100 * (check.chosen.samples_per_s / e.samples_per_s - 1);
   check.at_least_measured = check.chosen.samples_per_s >= e.samples_per_s;
   return check;

@@ -67,6 +67,7 @@ struct MeasurementCheck {
   search::CandidateResult chosen;
   double error_pct = 0;
   bool at_least_measured = false;  // simulated >= measured (input-bound runs must be)
+  std::int64_t seq_len = 0;        // tokens per sample simulated (the entry's, else the model's)
 };
 // Throws InfeasibleError when no micro_batch_size fits, InputError / RuleError for bad input.
 [[nodiscard]] MeasurementCheck check_measurement(const Entry& e, const ValidationSetup& setup);

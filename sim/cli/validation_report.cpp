@@ -13,14 +13,15 @@ namespace {
 // whose measured rates are the input pipeline's).
 void print_group(std::FILE* out, const app::MeasurementGroup& g) {
   if (g.checks.empty()) return;
-  fmt::print(out, "{}\n{:<18} {:<5} {:>3} {:>6} {:>5} {:>11} {:>12} {:>8}  {:<16} {}\n", g.title,
-             "entry", "plat", "N", "batch", "MBS", "measured/s", "simulated/s", "error", "release",
-             "bound");
+  fmt::print(out, "{}\n{:<18} {:<5} {:>3} {:>6} {:>6} {:>5} {:>11} {:>12} {:>8}  {:<16} {}\n",
+             g.title, "entry", "plat", "N", "batch", "MSL", "MBS", "measured/s", "simulated/s",
+             "error", "release", "bound");
   for (const auto& [e, check] : g.checks) {
     const auto& c = check.chosen;
-    fmt::print(out, "{:<18} {:<5} {:>3} {:>6} {:>5} {:>11.2f} {:>12.2f} {:>+7.1f}%  {:<16} {}\n",
-               e.name, e.platform, e.num_csx, e.batch_size, c.micro_batch_size, e.samples_per_s,
-               c.samples_per_s, check.error_pct, e.release, c.sim.bound);
+    fmt::print(out,
+               "{:<18} {:<5} {:>3} {:>6} {:>6} {:>5} {:>11.2f} {:>12.2f} {:>+7.1f}%  {:<16} {}\n",
+               e.name, e.platform, e.num_csx, e.batch_size, check.seq_len, c.micro_batch_size,
+               e.samples_per_s, c.samples_per_s, check.error_pct, e.release, c.sim.bound);
     if (!e.unexplained.empty())
       fmt::print(out, "  not explained by the model: {}\n", e.unexplained);
     if (g.input_bound)

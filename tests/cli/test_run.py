@@ -133,4 +133,25 @@ expect(["run", "scenarios/gpt3_xl_1x_cs2.yaml", "--batch-size", 240, "--num-csx"
 expect(["run", "scenarios/gpt3_xl_1x_cs2.yaml", "--csv", "/no/such/dir/x.csv"], 2,
        err_has=["does not exist"])
 expect(["run", "scenarios/gpt3_xl_1x_cs2.yaml", "--mode", "trian"], 2, err_has=["did you mean 'train'"])
+
+# A legacy-layout (Release 2.3, R_1.7.0) file's runconfig.mode and compile_only are read:
+# train_and_eval runs both passes, eval_all is eval, compile_only admits explore; a mode csxsim
+# does not simulate is a warning (the file is the user's), and simulation.mode wins.
+with tempfile.TemporaryDirectory() as d:
+    model = open("models/gpt3_xl.yaml").read()
+    def legacy(runconfig, extra=""):
+        path = os.path.join(d, "legacy.yaml")
+        with open(path, "w") as fh:
+            fh.write(model + "train_input:\n  batch_size: 528\neval_input:\n  batch_size: 528\n"
+                     "runconfig:\n" + runconfig + extra)
+        return path
+    r = expect(["run", legacy("  mode: train_and_eval\n")], 0, out_has=["train:", "eval:"])
+    r = expect(["run", legacy("  mode: eval_all\n")], 0, out_has=["eval:"])
+    check("train:" not in r.stdout, "eval_all runs the eval pass only")
+    expect(["run", legacy("  mode: train\n  compile_only: True\n"), "--micro-batch-size", "explore"], 0,
+           out_has=["explore chose"])
+    expect(["run", legacy("  mode: inference\n")], 0, out_has=["train:"],
+           err_has=["runconfig.mode = 'inference': csxsim simulates train, eval or train_and_eval"])
+    r = expect(["run", legacy("  mode: train_and_eval\n", "simulation:\n  mode: eval\n")], 0)
+    check("train:" not in r.stdout, "simulation.mode wins over runconfig.mode")
 finish()

@@ -30,6 +30,11 @@ CalibrationParameter free_parameter(const std::string& spec,
     throw bad("not three fields");
   std::string key = spec.substr(0, a);
   if (key.starts_with("calibration.")) key = key.substr(std::string("calibration.").size());
+  if (key == "prediction_log_sd")
+    throw InputError(fmt::format(
+        "--free {}: prediction_log_sd sets the prediction intervals' width, not a simulated "
+        "rate, so no fit can move it; --cross-validate measures it",
+        spec));
   CalibrationParameter p{"calibration." + key, 0, 0};
   try {
     std::size_t used_low = 0, used_high = 0;
@@ -51,12 +56,13 @@ CalibrationParameter free_parameter(const std::string& spec,
   for (const auto& k : platform::platform_keys())
     if (k.key == p.key && (k.min != 0 || k.max != 0) && (p.low < k.min || p.high > k.max))
       throw bad(fmt::format("the key takes values within [{:g}, {:g}]", k.min, k.max));
+  const auto fitted = calibration_parameters();
   for (const auto& q : params)
-    if (q.key == p.key) throw bad(fmt::format("{} is fitted already", p.key));
-  if (p.key == "calibration.prediction_log_sd")
-    throw bad(
-        "prediction_log_sd sets the intervals' width, not a simulated rate; --cross-validate "
-        "measures it");
+    if (q.key == p.key)
+      throw bad(std::any_of(fitted.begin(), fitted.end(),
+                            [&](const CalibrationParameter& f) { return f.key == p.key; })
+                    ? fmt::format("{} is fitted already", p.key)
+                    : fmt::format("{} is given twice", p.key));
   return p;
 }
 

@@ -12,6 +12,7 @@
 #include <set>
 #include <sstream>
 
+#include "common/did_you_mean.hpp"
 #include "common/errors.hpp"
 #include "input/yaml_block.hpp"
 #include "report/atomic_file.hpp"
@@ -86,8 +87,12 @@ double platform_value(const std::string& data_dir, const std::string& platform,
   std::string rest = key;
   for (std::size_t dot; (dot = rest.find('.')) != std::string::npos; rest = rest.substr(dot + 1))
     node = node.IsMap() ? node[rest.substr(0, dot)] : YAML::Node();
-  if (!node.IsMap() || !node[rest].IsScalar())
-    throw InputError(fmt::format("{}: no key {}", path, key));
+  if (!node.IsMap() || !node[rest].IsScalar()) {
+    std::vector<std::string> known;  // the keys of the key's section, for a did-you-mean
+    if (node.IsMap())
+      for (const auto& kv : node) known.push_back(kv.first.Scalar());
+    throw InputError(fmt::format("{}: no key {}{}", path, key, did_you_mean(rest, known)));
+  }
   try {
     return node[rest].as<double>();
   } catch (const YAML::Exception&) {

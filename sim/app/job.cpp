@@ -6,6 +6,7 @@
 #include <limits>
 
 #include "app/mbs_source.hpp"
+#include "app/platform_setup.hpp"
 #include "common/errors.hpp"
 #include "engine/simulation.hpp"
 #include "input/calibration_counts.hpp"
@@ -40,16 +41,8 @@ std::int64_t steps_for_tokens(double tokens, const Job& job) {
 Job make_job(const io::Scenario& s, const Overrides& o, const std::string& data_dir) {
   Job job;
   job.scenario = s;
-  if (o.platform && o.platform->empty())
-    throw InputError("--platform is empty: use cs2, cs3 or a platform file");
-  try {
-    job.platform = platform::load_platform(o.platform.value_or(s.platform), data_dir);
-  } catch (const InputError& e) {
-    if (o.platform && platform::is_platform_path(*o.platform)) throw;  // the file names itself
-    if (o.platform) throw InputError(fmt::format("--platform {}: {}", *o.platform, e.what()));
-    if (s.platform_where.empty()) throw;
-    throw InputError(fmt::format("{}: {}", s.platform_where, e.what()));
-  }
+  job.platform = o.platform ? load_platform_given(*o.platform, "--platform", data_dir)
+                            : load_platform_given(s.platform, s.platform_where, data_dir);
   platform::apply_overrides(job.platform, o.platform_overrides, o.refuse_other_platform_overrides);
   job.platform_label = platform_label(job.platform.name, o.variant);
   for (const auto& [key, value] : platform::overrides_for(job.platform.name, o.platform_overrides))

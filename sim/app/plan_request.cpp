@@ -61,7 +61,8 @@ PlanOutcome execute_plan(const PlanRequest& q) {
     throw InputError(
         fmt::format("{}: no training batch size in the file; pass --batch-size (a list is fine)",
                     q.model_path));
-  auto setups = platform_setups(q.overrides, q.variants, scenario.platform, data_dir());
+  auto setups = platform_setups(q.overrides, q.variants, scenario.platform, scenario.platform_where,
+                                data_dir());
   check_outputs({{q.csv, "--csv"}, {q.json, "--json"}},
                 input_files(q.model_path, scenario, platform_files(setups)));
   io::sort_unique(batches);

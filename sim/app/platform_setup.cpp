@@ -50,25 +50,48 @@ Variant parse_variant(const std::string& text, const std::vector<std::string>& p
 
 }  // namespace
 
+platform::PlatformSpec load_platform_given(const std::string& value, const std::string& where,
+                                           const std::string& data_dir) {
+  const bool flag = where.starts_with("--");
+  if (value.empty())
+    throw InputError(fmt::format("{} is empty: use cs2, cs3 or a platform file",
+                                 where.empty() ? "the platform" : where));
+  try {
+    return platform::load_platform(value, data_dir);
+  } catch (const InputError& e) {
+    if (where.empty() || (flag && platform::is_platform_path(value))) throw;  // names its file
+    throw InputError(
+        fmt::format("{}{}: {}", where, flag ? fmt::format(" {}", value) : "", e.what()));
+  }
+}
+
 std::vector<PlatformSetup> platform_setups(const Overrides& base,
                                            const std::vector<std::string>& variant_texts,
                                            const std::string& scenario_platform,
+                                           const std::string& scenario_platform_where,
                                            const std::string& data_dir) {
   std::vector<std::string> platforms{scenario_platform};
   if (base.platform) {
     platforms = io::split(*base.platform, ',');
     for (const auto& p : platforms)
       if (p.empty())
-        throw InputError(fmt::format("--platform {}: an empty name in the list", *base.platform));
+        throw InputError(
+            base.platform->empty()
+                ? std::string("--platform is empty: use cs2, cs3 or a platform file")
+                : fmt::format("--platform {}: an empty name in the list", *base.platform));
   }
   std::vector<platform::PlatformSpec> specs;
   std::vector<std::string> names;
   for (const auto& p : platforms) {
-    try {
-      specs.push_back(platform::load_platform(p, data_dir));
-    } catch (const InputError& e) {
-      if (!base.platform || platform::is_platform_path(p)) throw;  // a file names itself
-      throw InputError(fmt::format("--platform {}: {}", *base.platform, e.what()));
+    if (!base.platform) {
+      specs.push_back(load_platform_given(p, scenario_platform_where, data_dir));
+    } else {
+      try {
+        specs.push_back(platform::load_platform(p, data_dir));
+      } catch (const InputError& e) {
+        if (platform::is_platform_path(p)) throw;  // a file names itself
+        throw InputError(fmt::format("--platform {}: {}", *base.platform, e.what()));
+      }
     }
     if (std::find(names.begin(), names.end(), specs.back().name) != names.end())
       throw InputError(fmt::format("--platform {}: the platform {} is listed twice",
@@ -103,6 +126,16 @@ std::vector<PlatformSetup> platform_setups(const Overrides& base,
     for (const auto& v : variants) {
       // A variant whose keys all name other platforms leaves this one as it is.
       if (!v.name.empty() && platform::overrides_for(names[i], v.overrides).empty()) continue;
+      // One key, one value: a variant may not set what --platform-override sets (the row's
+      // overrides column would list both, and `run` refuses a key given twice).
+      for (const auto& [key, value] : platform::overrides_for(names[i], v.overrides))
+        for (const auto& [base_key, base_value] :
+             platform::overrides_for(names[i], base.platform_overrides))
+          if (key == base_key)
+            throw InputError(fmt::format(
+                "--variant {}:{}={}: {} is set by --platform-override too ({}={}); set each key "
+                "in one place",
+                v.name, key, value, key, base_key, base_value));
       PlatformSetup setup{base, specs[i], platform_label(names[i], v.name)};
       setup.overrides.platform = platforms[i];
       setup.overrides.variant = v.name;

@@ -18,17 +18,27 @@ struct PlatformSetup {
   std::string label;
 };
 
+// Loads a platform named by `value` (cs2, cs3 or a platform file) that `where` gave: a flag
+// ("--platform") or a scenario key's location ("run.yaml:11: simulation.platform"). Throws
+// InputError for an empty value, and for an unknown name or a bad file with `where` (and the
+// flag's value) in front; a file given by a flag names itself.
+[[nodiscard]] platform::PlatformSpec load_platform_given(const std::string& value,
+                                                         const std::string& where,
+                                                         const std::string& data_dir);
+
 // The files the setups' platforms were read from, each once.
 [[nodiscard]] std::vector<std::string> platform_files(const std::vector<PlatformSetup>& setups);
 
 // One setup per (platform, variant or none), in the order given; a variant whose keys all name
 // other platforms is skipped for that platform. `base.platform` is the list ("cs2,cs3,FILE"),
-// else `scenario_platform`; `variant_texts` are NAME:KEY=VALUE[,KEY=VALUE...]; a PLATFORM:
-// prefix applies a key to that platform only and must name a platform of the set. Throws
-// InputError for a malformed or repeated variant, a platform listed twice, an unknown key or
-// value (naming its flag), or a prefix naming no platform of the set.
+// else `scenario_platform` (set at `scenario_platform_where`, empty for the default);
+// `variant_texts` are NAME:KEY=VALUE[,KEY=VALUE...]; a PLATFORM: prefix applies a key to that
+// platform only and must name a platform of the set. Throws InputError for a malformed or repeated
+// variant, a platform listed twice, an unknown key or value (naming its flag), or a prefix naming
+// no platform of the set.
 [[nodiscard]] std::vector<PlatformSetup> platform_setups(
     const Overrides& base, const std::vector<std::string>& variant_texts,
-    const std::string& scenario_platform, const std::string& data_dir);
+    const std::string& scenario_platform, const std::string& scenario_platform_where,
+    const std::string& data_dir);
 
 }  // namespace csx::app

@@ -176,7 +176,8 @@ SweepOutcome execute_sweep(const SweepRequest& q, std::FILE* out) {
   const auto& base = q.overrides;
   const auto scenario = io::load_scenario(q.scenario_file, data_dir(), q.seq_len);
   print_warnings(scenario);
-  auto setups = platform_setups(base, q.variants, scenario.platform, data_dir());
+  auto setups =
+      platform_setups(base, q.variants, scenario.platform, scenario.platform_where, data_dir());
   check_outputs({{q.csv, "--csv"}, {q.json, "--json"}},
                 input_files(q.scenario_file, scenario, platform_files(setups)));
   if (const auto fixed_steps = fixed_steps_across_batches(base, scenario, batches.size()))

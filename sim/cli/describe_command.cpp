@@ -39,7 +39,7 @@ void print_text(const io::Scenario& scenario, const platform::PlatformSpec& plat
     fmt::print("  ignored (no effect on cost or memory): {}\n", fmt::join(spec.ignored_keys, ", "));
   fmt::print("{:<44}{:>20}\n", "parameters", costs.parameters());
   fmt::print("{:<44}{:>20.4e}\n", "training FLOP per sample (model, no recompute)", train_flops);
-  fmt::print("{:<44}{:>20.4e}\n", "training FLOP per sample (with recompute)",
+  fmt::print("{:<44}{:>20.4e}\n", "training FLOP per sample (+1 forward redone)",
              costs.train_flops_per_sample(true));
   fmt::print("{:<44}{:>20.4e}\n", "forward FLOP per sample", costs.forward_flops_per_sample());
   fmt::print("{:<44}{:>20.4e}\n", "weight bytes streamed per pass", costs.weight_bytes_per_pass());

@@ -17,15 +17,26 @@
 #include "input/yaml_block.hpp"
 
 namespace csx::model {
+YAML::Node trainer_node(const YAML::Node& root, const std::string& file) {
+  YAML::Node t = root["trainer"];
+  if (t.IsSequence() && t.size() > 0 && t[0].IsMap()) t = t[0]["trainer"] ? t[0]["trainer"] : t[0];
+  if (!t.IsMap())
+    throw InputError(
+        fmt::format("{} is {}, expected a mapping (the Trainer layout: trainer.init, trainer.fit)",
+                    io::Block(file, "", root).where("trainer"),
+                    t.IsSequence() ? "a list whose first entry is no mapping"
+                    : t.IsScalar() ? "a single value"
+                                   : "empty"));
+  return t;
+}
+
 namespace {
 
 // trainer.init.model (Trainer layout, Release 2.4+) or model (legacy layout).
 io::Block model_block(const YAML::Node& root, const std::string& file) {
   io::Block top(file, "", root);
   if (top.has_value("trainer")) {
-    YAML::Node t = root["trainer"];
-    if (t.IsSequence() && t.size() > 0) t = t[0]["trainer"] ? t[0]["trainer"] : t[0];
-    io::Block trainer(file, "trainer", t);
+    io::Block trainer(file, "trainer", trainer_node(root, file));
     return trainer.child("init").child("model");
   }
   if (top.has_value("model")) return top.child("model");
@@ -39,10 +50,7 @@ io::Block model_block(const YAML::Node& root, const std::string& file) {
 std::optional<io::Block> train_data_block(const YAML::Node& root, const std::string& file) {
   io::Block top(file, "", root);
   if (top.has_value("trainer")) {
-    YAML::Node t = root["trainer"];
-    if (t.IsSequence() && t.size() > 0) t = t[0]["trainer"] ? t[0]["trainer"] : t[0];
-    if (!t.IsMap()) return std::nullopt;
-    io::Block trainer(file, "trainer", t);
+    io::Block trainer(file, "trainer", trainer_node(root, file));
     auto fit = trainer.optional_child("fit");
     if (!fit || !fit->has_value("train_dataloader")) return std::nullopt;
     YAML::Node d = fit->node()["train_dataloader"];

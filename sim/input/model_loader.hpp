@@ -22,6 +22,10 @@ namespace csx::model {
 [[nodiscard]] ModelSpec read_model(const YAML::Node& root, const std::string& file,
                                    std::optional<std::int64_t> seq_len = std::nullopt);
 
+// The `trainer` block of a Trainer-layout document (the first entry when it is a list of
+// trainers). Throws InputError naming the file when it is not a mapping.
+[[nodiscard]] YAML::Node trainer_node(const YAML::Node& root, const std::string& file);
+
 // Loads a file and reads its model block.
 [[nodiscard]] ModelSpec load_model(const std::string& file,
                                    std::optional<std::int64_t> seq_len = std::nullopt);

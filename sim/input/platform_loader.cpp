@@ -278,9 +278,14 @@ void override_parameter(PlatformSpec& spec, const std::string& key, const std::s
   const auto dot = key.find('.');
   std::vector<std::string> all;
   for (const auto& k : platform_keys()) all.push_back(k.key);
-  if (dot == std::string::npos || std::find(all.begin(), all.end(), key) == all.end())
-    throw InputError(
-        fmt::format("{} {}={}: unknown key{}", flag, key, value, did_you_mean(key, all)));
+  if (dot == std::string::npos || std::find(all.begin(), all.end(), key) == all.end()) {
+    // A key given without its section ("io_scale"): name the section it is in.
+    std::string hint = did_you_mean(key, all);
+    if (dot == std::string::npos)
+      for (const auto& k : all)
+        if (k.ends_with("." + key)) hint = fmt::format(" (did you mean '{}'?)", k);
+    throw InputError(fmt::format("{} {}={}: unknown key{}", flag, key, value, hint));
+  }
   YAML::Node n;
   n[key.substr(dot + 1)] = value;
   const io::Block b(flag, key.substr(0, dot), n);

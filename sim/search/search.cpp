@@ -81,7 +81,7 @@ SearchOutcome run_search(const SearchRequest& req, const Simulator& simulate) {
     out.rows.push_back(prepare(req, mbs));
     if (!mx.fits) {  // no candidate runs when MemoryX cannot hold the model
       auto& row = out.rows.back();
-      row.reason = row.fits ? mx.reason : fmt::format("{}; and SRAM: {}", mx.reason, row.reason);
+      row.reason = row.fits ? mx.reason : fmt::format("{}; and on chip: {}", mx.reason, row.reason);
       row.fits = false;
     }
     if (!out.rows.back().fits) continue;

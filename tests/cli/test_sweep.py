@@ -128,7 +128,7 @@ with tempfile.TemporaryDirectory() as d:
     expect(["merge", parts[0], parts[1], "-o", merged], 2, err_has=["shard 2/3 of the sweep is missing"])
     expect(["merge", parts[0], parts[2], "-o", merged], 2, err_has=["shard 1/3 of the sweep is missing"])
     # An unsharded sweep among shards is named as such, not as an empty string.
-    r = expect(["merge", parts[0], whole, "-o", merged], 2,
+    expect(["merge", parts[0], whole, "-o", merged], 2,
                err_has=["mix shards of different sweeps (an unsharded sweep, 0/3)"])
 
 finish()

@@ -20,7 +20,7 @@ using V = ValueType;
 const std::vector<OptionSpec> kSpecs{
     // The commands' arguments.
     {"scenario", "scenario", V::kFile, "", "",
-     "scenario or Model Zoo params file"},
+     "scenario, Model Zoo params file or models/ name (gpt3_xl)"},
     {"model", "model", V::kFile, "", "",
      "scenario, Model Zoo file or models/ name"},
     // What overrides a scenario (run, sweep, plan).

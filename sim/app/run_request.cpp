@@ -35,7 +35,9 @@ void write_trace(io::OutputFiles& out, const std::string& path, const Job& job,
 
 RunRequest read_run_request(const GivenOptions& given) {
   RunRequest q;
-  q.scenario_file = given.text("scenario").value_or("");
+  // A file, or a models/ name ("gpt3_xl"), as describe and plan take.
+  if (const auto s = given.text("scenario"); s && !s->empty())
+    q.scenario_file = resolve_model_path(*s);
   q.overrides = read_overrides(given);
   if (const auto& p = q.overrides.platform; p && p->find(',') != std::string::npos)
     throw InputError(

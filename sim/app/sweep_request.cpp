@@ -145,7 +145,9 @@ SweepRequest read_sweep_request(const GivenOptions& given) {
         "sweep needs --num-csx LIST and --batch-size LIST (e.g. 1:16:x2 and "
         "264,528)");
   SweepRequest q;
-  q.scenario_file = given.text("scenario").value_or("");
+  // A file, or a models/ name ("gpt3_xl"), as describe and plan take.
+  if (const auto s = given.text("scenario"); s && !s->empty())
+    q.scenario_file = resolve_model_path(*s);
   if (const auto csv = given.text("csv")) q.csv = *csv;
   q.resume = given.has("resume");
   if (q.csv == io::kStandardOutput && q.resume)

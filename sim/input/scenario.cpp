@@ -171,11 +171,16 @@ model::ModelSpec read_model_ref(const YAML::Node& root, const Block& holder,
   fs::path path = path_named_by(file, name);
   std::error_code ec;
   if (!fs::exists(path, ec)) path = fs::path(data_dir) / "models" / (name + ".yaml");
-  if (!fs::exists(path, ec))
+  if (!fs::exists(path, ec)) {
+    std::vector<std::string> stems;  // the models/ names, for a did-you-mean
+    for (const auto& f : fs::directory_iterator(fs::path(data_dir) / "models", ec))
+      stems.push_back(f.path().stem().string());
+    std::sort(stems.begin(), stems.end());
     throw InputError(
         fmt::format("{} = '{}': no such model file (relative to the scenario, or a "
-                    "name in models/)",
-                    holder.where("model"), name));
+                    "name in models/){}",
+                    holder.where("model"), name, did_you_mean(name, stems)));
+  }
   return model::load_model(path.string(), seq_len);
 }
 

@@ -133,6 +133,10 @@ expect(["run", "scenarios/gpt3_xl_1x_cs2.yaml", "--batch-size", 240, "--num-csx"
 expect(["run", "scenarios/gpt3_xl_1x_cs2.yaml", "--csv", "/no/such/dir/x.csv"], 2,
        err_has=["does not exist"])
 expect(["run", "scenarios/gpt3_xl_1x_cs2.yaml", "--mode", "trian"], 2, err_has=["did you mean 'train'"])
+# A models/ name runs as its file does.
+by_name = expect(["run", "gpt3_xl", "--batch-size", 528], 0)
+by_file = expect(["run", "models/gpt3_xl.yaml", "--batch-size", 528], 0)
+check(by_name.stdout.splitlines()[1:] == by_file.stdout.splitlines()[1:], "a models/ name = its file")
 
 # A legacy-layout (Release 2.3, R_1.7.0) file's runconfig.mode and compile_only are read:
 # train_and_eval runs both passes, eval_all is eval, compile_only admits explore; a mode csxsim

@@ -1,19 +1,35 @@
 // candidates: the batching rules of a batch, and their JSON.
 #include "app/candidates.hpp"
 
+#include <fmt/format.h>
+
 #include "batching/mbs_setting.hpp"
 #include "batching/step_plan.hpp"
+#include "common/errors.hpp"
 #include "common/whole_number.hpp"
 
 namespace csx::app {
 
 Candidates candidates(const std::string& batch, const std::string& num_csx,
                       const std::string& mbs) {
-  const auto split = batching::split_batch(csx::parse_whole(batch, "--batch-size", 1),
-                                           csx::parse_whole(num_csx, "--num-csx", 1));
+  // A rule broken by a flag's value names the flag, as run does.
+  const auto naming = [](const std::string& flag, auto&& read) {
+    try {
+      return read();
+    } catch (const RuleError& e) {
+      throw RuleError(fmt::format("{}: {}", flag, e.what()));
+    } catch (const InputError& e) {
+      throw InputError(fmt::format("{}: {}", flag, e.what()));
+    }
+  };
+  const auto B = csx::parse_whole(batch, "--batch-size", 1);
+  const auto N = csx::parse_whole(num_csx, "--num-csx", 1);
+  const auto split = naming("--batch-size", [&] { return batching::split_batch(B, N); });
   const auto setting = batching::parse_mbs_setting(mbs, "--micro-batch-size");
   // No model here: assume a transformer and compile-only, so every setting can be shown.
-  const auto r = batching::resolve(setting, split, {"(any transformer)", true, false}, true);
+  const auto r = naming("--micro-batch-size", [&] {
+    return batching::resolve(setting, split, {"(any transformer)", true, false}, true);
+  });
   return {split, batching::supported_micro_batch_sizes(split.per_system_batch_size), r};
 }
 

@@ -4,6 +4,7 @@
 #include "app/data_folder.hpp"
 #include "app/job_options.hpp"
 #include "app/results_output.hpp"
+#include "common/errors.hpp"
 #include "input/platform_loader.hpp"
 #include "report/atomic_file.hpp"
 #include "report/results_csv.hpp"
@@ -16,6 +17,10 @@ ValidateRequest read_validate_request(const GivenOptions& given) {
   q.reference = given.text("reference").value_or(default_reference());
   q.base.platform_overrides = read_platform_overrides(given.texts("platform-override"));
   q.selection = {given.text("only"), given.text("only-platform"), given.has("measurements-only")};
+  if (q.selection.only && q.selection.only->find_first_not_of(',') == std::string::npos)
+    throw InputError(
+        "--only is empty: name measured runs, comma-separated (csxsim validate "
+        "lists them)");
   q.csv = given.text("csv").value_or("");
   q.json = given.text("json").value_or("");
   return q;

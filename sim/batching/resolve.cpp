@@ -105,9 +105,10 @@ Resolution resolve(const MbsSetting& setting, const BatchSplit& split, const Mod
         "(the platform gives a runtime error); use auto, none or an integer",
         model.name));
   if (!compile_only)
-    throw RuleError(
-        "micro_batch_size = explore runs only in compile-only mode: add --compile-only "
-        "(the platform compiles every candidate, which can take hours)");
+    throw RuleError(fmt::format(
+        "micro_batch_size = explore{} runs only in compile-only mode: add --compile-only "
+        "(the platform compiles every candidate, which can take hours)",
+        e.min || e.max ? fmt::format(" {}:{}", e.min.value_or(1), e.max.value_or(P)) : ""));
   const std::int64_t lo = e.min.value_or(1), hi = std::min(e.max.value_or(P), P);
   if (lo > P)
     throw RuleError(fmt::format(

@@ -397,4 +397,8 @@ except KeyboardInterrupt as e:
         check(rr.stdout.strip().endswith("exists") and "resume=True" in rr.stdout,
               f"an interrupted sweep() keeps the CSV it names: {rr.stdout} {rr.stderr[-500:]}")
 
+# A CSXSIM_DATA_DIR without platforms/ is named as the cause, not the scenario's platform.
+expect(["run", "scenarios/gpt3_xl_1x_cs2.yaml"], 2,
+       err_has=["CSXSIM_DATA_DIR=/nonexistent: no platforms/ folder there"],
+       env={**os.environ, "CSXSIM_DATA_DIR": "/nonexistent"})
 finish()

@@ -12,7 +12,7 @@ namespace csx::app {
 
 Candidates candidates(const std::string& batch, const std::string& num_csx,
                       const std::string& mbs) {
-  // A rule broken by a flag's value names the flag, as run does.
+  // A rule broken by the MBS setting names its flag, as run's does.
   const auto naming = [](const std::string& flag, auto&& read) {
     try {
       return read();
@@ -22,9 +22,8 @@ Candidates candidates(const std::string& batch, const std::string& num_csx,
       throw InputError(fmt::format("{}: {}", flag, e.what()));
     }
   };
-  const auto B = csx::parse_whole(batch, "--batch-size", 1);
-  const auto N = csx::parse_whole(num_csx, "--num-csx", 1);
-  const auto split = naming("--batch-size", [&] { return batching::split_batch(B, N); });
+  const auto split = batching::split_batch(csx::parse_whole(batch, "--batch-size", 1),
+                                           csx::parse_whole(num_csx, "--num-csx", 1));
   const auto setting = batching::parse_mbs_setting(mbs, "--micro-batch-size");
   // No model here: assume a transformer and compile-only, so every setting can be shown.
   const auto r = naming("--micro-batch-size", [&] {

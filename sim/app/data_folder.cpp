@@ -12,16 +12,9 @@
 namespace csx::app {
 
 std::string data_dir() {
+  if (const char* env = std::getenv("CSXSIM_DATA_DIR"); env && *env) return env;
   namespace fs = std::filesystem;
   std::error_code ec;
-  if (const char* env = std::getenv("CSXSIM_DATA_DIR"); env && *env) {
-    if (!fs::is_directory(fs::path(env) / "platforms", ec))
-      throw InputError(fmt::format(
-          "CSXSIM_DATA_DIR={}: no platforms/ folder there (the data folder holds platforms/ and "
-          "models/; unset the variable to use the tree csxsim was built from)",
-          env));
-    return env;
-  }
   const fs::path exe = fs::read_symlink("/proc/self/exe", ec);
   if (!ec && exe.filename() == "csxsim") {
     const fs::path tree = exe.parent_path() / CSXSIM_DATA_DIR_FROM_BINARY;
@@ -32,6 +25,17 @@ std::string data_dir() {
     }
   }
   return CSXSIM_DATA_DIR;
+}
+
+void check_data_dir() {
+  namespace fs = std::filesystem;
+  std::error_code ec;
+  if (const char* env = std::getenv("CSXSIM_DATA_DIR"); env && *env)
+    if (!fs::is_directory(fs::path(env) / "platforms", ec))
+      throw InputError(fmt::format(
+          "CSXSIM_DATA_DIR={}: no platforms/ folder there (the data folder holds platforms/ and "
+          "models/; unset the variable to use csxsim's own tree)",
+          env));
 }
 
 std::string default_reference() {

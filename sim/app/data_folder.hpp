@@ -12,6 +12,10 @@ namespace csx::app {
 // its own); else the source tree it was built from (docs/cli.md#data-folder).
 [[nodiscard]] std::string data_dir();
 
+// Throws InputError when $CSXSIM_DATA_DIR is set to a folder without platforms/ (called before a
+// platform is read by name, so the error names the variable, not the platform).
+void check_data_dir();
+
 // platforms/calibration/measurements.yaml of the data folder: the fit data.
 [[nodiscard]] std::string default_reference();
 

@@ -5,6 +5,7 @@
 #include <fmt/ranges.h>
 #include <algorithm>
 
+#include "app/data_folder.hpp"
 #include "common/did_you_mean.hpp"
 #include "common/errors.hpp"
 #include "input/platform_loader.hpp"
@@ -56,6 +57,7 @@ platform::PlatformSpec load_platform_given(const std::string& value, const std::
   if (value.empty())
     throw InputError(fmt::format("{} is empty: use cs2, cs3 or a platform file",
                                  where.empty() ? "the platform" : where));
+  if (!platform::is_platform_path(value)) check_data_dir();
   try {
     return platform::load_platform(value, data_dir);
   } catch (const InputError& e) {
@@ -86,6 +88,7 @@ std::vector<PlatformSetup> platform_setups(const Overrides& base,
     if (!base.platform) {
       specs.push_back(load_platform_given(p, scenario_platform_where, data_dir));
     } else {
+      if (!platform::is_platform_path(p)) check_data_dir();
       try {
         specs.push_back(platform::load_platform(p, data_dir));
       } catch (const InputError& e) {

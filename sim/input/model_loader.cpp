@@ -24,9 +24,10 @@ YAML::Node trainer_node(const YAML::Node& root, const std::string& file) {
     throw InputError(
         fmt::format("{} is {}, expected a mapping (the Trainer layout: trainer.init, trainer.fit)",
                     io::Block(file, "", root).where("trainer"),
-                    t.IsSequence() ? "a list whose first entry is no mapping"
-                    : t.IsScalar() ? "a single value"
-                                   : "empty"));
+                    t.IsSequence() && t.size() == 0 ? "an empty list"
+                    : t.IsSequence()                ? "a list whose first entry is no mapping"
+                    : t.IsScalar()                  ? "a single value"
+                                                    : "empty"));
   return t;
 }
 

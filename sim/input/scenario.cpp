@@ -48,13 +48,13 @@ const std::vector<std::string> kClusterIgnored{"max_wgt_servers", "num_workers_p
 // Every runconfig key of the Release 2.3 and R_1.7.0 configs, and the cluster-access arguments
 // of the Cerebras run scripts of Release 2.3.
 const std::vector<std::string> kRunconfigIgnored{
-    "checkpoint_path", "checkpoint_steps", "compile_crd_memory_gi", "compile_only",
+    "checkpoint_path", "checkpoint_steps", "compile_crd_memory_gi",
     "disable_strict_checkpoint_loading", "enable_distributed", "eval_frequency", "eval_steps",
-    "execute_crd_memory_gi", "load_checkpoint_states", "log_steps", "max_checkpoints", "mode",
-    "model_dir", "num_act_servers", "num_epochs", "num_steps", "num_wgt_servers",
-    "num_workers_per_csx", "precision_opt_level", "save_initial_checkpoint", "seed",
-    "transfer_processes", "validate_only", "python_paths", "mount_dirs", "job_labels",
-    "credentials_path", "mgmt_address", "job_priority", "autoload_checkpoint",
+    "execute_crd_memory_gi", "load_checkpoint_states", "log_steps", "max_checkpoints", "model_dir",
+    "num_act_servers", "num_epochs", "num_steps", "num_wgt_servers", "num_workers_per_csx",
+    "precision_opt_level", "save_initial_checkpoint", "seed", "transfer_processes", "validate_only",
+    "python_paths", "mount_dirs", "job_labels", "credentials_path", "mgmt_address", "job_priority",
+    "autoload_checkpoint",
     // TensorFlow estimator keys of R_1.7.0
     "cs_ip", "keep_checkpoint_max", "log_step_count_steps", "multireplica",
     "save_checkpoints_steps", "save_losses", "save_summary_steps", "show_debug_metrics",
@@ -202,6 +202,10 @@ void read_simulation(const Block& root, Scenario& s) {
                                  sim->where("simulated_steps"), s.simulated_steps));
   // A relative speedup (0.03: 3 % faster). 1 already asks for twice as fast, so a value of 1 or
   // more is most likely a percentage: said, not refused (it is a legal threshold).
+  if (const auto v = sim->get_number_opt("auto_min_speedup", 0, 1e300); v && *v > 10)
+    throw InputError(fmt::format(
+        "{} = {:g}: a relative speedup, at most 10 (0.03: 3 % faster); for {:g} % write {:g}",
+        sim->where("auto_min_speedup"), *v, *v, *v / 100));
   if (auto v = sim->get_number_opt("auto_min_speedup", 0, 10)) {
     if (*v >= 1)
       s.warnings.push_back(fmt::format(
@@ -379,7 +383,9 @@ Scenario read_scenario_unchecked(const YAML::Node& root_node, const std::string&
     }
     s.batch_size_per_system = tensorflow_layout(file);
     if (auto run = root.optional_child("runconfig")) {
-      run->warn_unknown_keys(joined({"num_csx", "max_steps"}, kRunconfigIgnored), true, s.warnings);
+      run->warn_unknown_keys(
+          joined({"num_csx", "max_steps", "mode", "compile_only"}, kRunconfigIgnored), true,
+          s.warnings);
       s.num_csx = run->get_int_opt("num_csx");
       if (s.num_csx) s.num_csx_where = run->where("num_csx");
       s.max_steps = run->get_int_opt("max_steps");
@@ -390,7 +396,8 @@ Scenario read_scenario_unchecked(const YAML::Node& root_node, const std::string&
           s.mode = parse_mode(mode, run->where("mode"));
         else
           s.warnings.push_back(fmt::format(
-              "{} = '{}': csxsim simulates train, eval or train_and_eval; simulating train",
+              "{} = '{}': csxsim simulates train, eval or train_and_eval; ignored (simulation.mode "
+              "or --mode, else train)",
               run->where("mode"), *m));
       }
       if (run->has_value("compile_only")) s.compile_only = run->get_bool("compile_only", false);

@@ -401,4 +401,10 @@ except KeyboardInterrupt as e:
 expect(["run", "scenarios/gpt3_xl_1x_cs2.yaml"], 2,
        err_has=["CSXSIM_DATA_DIR=/nonexistent: no platforms/ folder there"],
        env={**os.environ, "CSXSIM_DATA_DIR": "/nonexistent"})
+# merge reads no data folder: a bad CSXSIM_DATA_DIR does not stop it.
+with tempfile.TemporaryDirectory() as d:
+    one, out = os.path.join(d, "one.csv"), os.path.join(d, "out.csv")
+    expect(["sweep", "scenarios/gpt3_xl_1x_cs2.yaml", "--num-csx", "1", "--batch-size", "528", "--csv", one, "-q"], 0)
+    expect(["merge", one, "-o", out], 0, env={**os.environ, "CSXSIM_DATA_DIR": "/nonexistent"})
+    check(open(out).read() == open(one).read(), "merge of one CSV is that CSV")
 finish()

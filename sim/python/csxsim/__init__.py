@@ -203,8 +203,8 @@ def _result(out):
 def run(*args, **options):
     """csxsim run SCENARIO: each candidate of the MBS setting, simulated; returns a Result.
 
-    scenario: a scenario or Model Zoo params file. The options are run's flags
-    (docs/cli.md#options): micro_batch_size "auto" | "explore" | "none" | int | "MIN:MAX";
+    scenario: a scenario or Model Zoo params file, or a models/ name ("gpt3_xl"). The options
+    are run's flags (docs/cli.md#options): micro_batch_size "auto" | "explore" | "none" | int | "MIN:MAX";
     platform "cs2" | "cs3" | a file; mode "train" | "eval" | "train_and_eval";
     platform_override {"KEY": value} or ["[P:]KEY=VALUE"]; trace: a path for the Chrome trace
     JSON.

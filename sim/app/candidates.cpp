@@ -12,24 +12,19 @@ namespace csx::app {
 
 Candidates candidates(const std::string& batch, const std::string& num_csx,
                       const std::string& mbs) {
-  // A rule broken by the MBS setting names its flag, as run's does.
-  const auto naming = [](const std::string& flag, auto&& read) {
-    try {
-      return read();
-    } catch (const RuleError& e) {
-      throw RuleError(fmt::format("{}: {}", flag, e.what()));
-    } catch (const InputError& e) {
-      throw InputError(fmt::format("{}: {}", flag, e.what()));
-    }
-  };
   const auto split = batching::split_batch(csx::parse_whole(batch, "--batch-size", 1),
                                            csx::parse_whole(num_csx, "--num-csx", 1));
   const auto setting = batching::parse_mbs_setting(mbs, "--micro-batch-size");
   // No model here: assume a transformer and compile-only, so every setting can be shown.
-  const auto r = naming("--micro-batch-size", [&] {
-    return batching::resolve(setting, split, {"(any transformer)", true, false}, true);
-  });
-  return {split, batching::supported_micro_batch_sizes(split.per_system_batch_size), r};
+  // A rule broken by the MBS setting names its flag, as run's does.
+  try {
+    const auto r = batching::resolve(setting, split, {"(any transformer)", true, false}, true);
+    return {split, batching::supported_micro_batch_sizes(split.per_system_batch_size), r};
+  } catch (const RuleError& e) {
+    throw RuleError(fmt::format("--micro-batch-size: {}", e.what()));
+  } catch (const InputError& e) {
+    throw InputError(fmt::format("--micro-batch-size: {}", e.what()));
+  }
 }
 
 nlohmann::ordered_json candidates_json(const Candidates& c) {

@@ -49,7 +49,7 @@ Described describe(const std::string& file, const std::string& platform_name,
   // Any file run accepts: a models/ file, a Model Zoo file, or a scenario naming a model.
   auto scenario = io::load_scenario(resolve_model_path(file), data_dir(), seq_len);
   print_warnings(scenario);
-  auto platform = load_platform_given(platform_name, "--platform", data_dir());
+  auto platform = load_platform_given(platform_name, "--platform", platform_name, data_dir());
   auto costs = model::layer_costs(scenario.model);
   const Figures figures{model::max_fitting_micro_batch_size(costs, platform, model::Pass::kTrain),
                         model::memoryx_check(costs, platform), costs.train_flops_per_sample(false)};

@@ -41,8 +41,9 @@ std::int64_t steps_for_tokens(double tokens, const Job& job) {
 Job make_job(const io::Scenario& s, const Overrides& o, const std::string& data_dir) {
   Job job;
   job.scenario = s;
-  job.platform = o.platform ? load_platform_given(*o.platform, "--platform", data_dir)
-                            : load_platform_given(s.platform, s.platform_where, data_dir);
+  job.platform = o.platform
+                     ? load_platform_given(*o.platform, "--platform", *o.platform, data_dir)
+                     : load_platform_given(s.platform, s.platform_where, s.platform, data_dir);
   platform::apply_overrides(job.platform, o.platform_overrides, o.refuse_other_platform_overrides);
   job.platform_label = platform_label(job.platform.name, o.variant);
   for (const auto& [key, value] : platform::overrides_for(job.platform.name, o.platform_overrides))

@@ -52,7 +52,7 @@ Variant parse_variant(const std::string& text, const std::vector<std::string>& p
 }  // namespace
 
 platform::PlatformSpec load_platform_given(const std::string& value, const std::string& where,
-                                           const std::string& data_dir) {
+                                           const std::string& listed, const std::string& data_dir) {
   const bool flag = where.starts_with("--");
   if (value.empty())
     throw InputError(fmt::format("{} is empty: use cs2, cs3 or a platform file",
@@ -63,7 +63,7 @@ platform::PlatformSpec load_platform_given(const std::string& value, const std::
   } catch (const InputError& e) {
     if (where.empty() || (flag && platform::is_platform_path(value))) throw;  // names its file
     throw InputError(
-        fmt::format("{}{}: {}", where, flag ? fmt::format(" {}", value) : "", e.what()));
+        fmt::format("{}{}: {}", where, flag ? fmt::format(" {}", listed) : "", e.what()));
   }
 }
 
@@ -85,17 +85,8 @@ std::vector<PlatformSetup> platform_setups(const Overrides& base,
   std::vector<platform::PlatformSpec> specs;
   std::vector<std::string> names;
   for (const auto& p : platforms) {
-    if (!base.platform) {
-      specs.push_back(load_platform_given(p, scenario_platform_where, data_dir));
-    } else {
-      if (!platform::is_platform_path(p)) check_data_dir();
-      try {
-        specs.push_back(platform::load_platform(p, data_dir));
-      } catch (const InputError& e) {
-        if (platform::is_platform_path(p)) throw;  // a file names itself
-        throw InputError(fmt::format("--platform {}: {}", *base.platform, e.what()));
-      }
-    }
+    specs.push_back(base.platform ? load_platform_given(p, "--platform", *base.platform, data_dir)
+                                  : load_platform_given(p, scenario_platform_where, p, data_dir));
     if (std::find(names.begin(), names.end(), specs.back().name) != names.end())
       throw InputError(fmt::format("--platform {}: the platform {} is listed twice",
                                    base.platform.value_or(p), specs.back().name));
@@ -131,9 +122,9 @@ std::vector<PlatformSetup> platform_setups(const Overrides& base,
       if (!v.name.empty() && platform::overrides_for(names[i], v.overrides).empty()) continue;
       // One key, one value: a variant may not set what --platform-override sets (the row's
       // overrides column would list both, and `run` refuses a key given twice).
+      const auto base_overrides = platform::overrides_for(names[i], base.platform_overrides);
       for (const auto& [key, value] : platform::overrides_for(names[i], v.overrides))
-        for (const auto& [base_key, base_value] :
-             platform::overrides_for(names[i], base.platform_overrides))
+        for (const auto& [base_key, base_value] : base_overrides)
           if (key == base_key)
             throw InputError(fmt::format(
                 "--variant {}:{}={}: {} is set by --platform-override too ({}={}); set each key "

@@ -19,11 +19,13 @@ struct PlatformSetup {
 };
 
 // Loads a platform named by `value` (cs2, cs3 or a platform file) that `where` gave: a flag
-// ("--platform") or a scenario key's location ("run.yaml:11: simulation.platform"). Throws
-// InputError for an empty value, and for an unknown name or a bad file with `where` (and the
-// flag's value) in front; a file given by a flag names itself.
+// ("--platform", whose whole text `listed` holds `value`: "cs2,cs4") or a scenario key's
+// location ("run.yaml:11: simulation.platform"). Throws InputError for an empty value, and for an
+// unknown name or a bad file with `where` (and `listed`, for a flag) in front; a file given by a
+// flag names itself.
 [[nodiscard]] platform::PlatformSpec load_platform_given(const std::string& value,
                                                          const std::string& where,
+                                                         const std::string& listed,
                                                          const std::string& data_dir);
 
 // The files the setups' platforms were read from, each once.

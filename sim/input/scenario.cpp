@@ -202,7 +202,8 @@ void read_simulation(const Block& root, Scenario& s) {
                                  sim->where("simulated_steps"), s.simulated_steps));
   // A relative speedup (0.03: 3 % faster). 1 already asks for twice as fast, so a value of 1 or
   // more is most likely a percentage: said, not refused (it is a legal threshold).
-  if (const auto v = sim->get_number_opt("auto_min_speedup", 0, 1e300); v && *v > 10)
+  // Any number first, so a percentage above the bound is named as one; the bound check follows.
+  if (const auto v = sim->get_number_opt("auto_min_speedup", -1e300, 1e300); v && *v > 10)
     throw InputError(fmt::format(
         "{} = {:g}: a relative speedup, at most 10 (0.03: 3 % faster); for {:g} % write {:g}",
         sim->where("auto_min_speedup"), *v, *v, *v / 100));

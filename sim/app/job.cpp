@@ -67,6 +67,10 @@ Job make_job(const io::Scenario& s, const Overrides& o, const std::string& data_
         "{} = {}: between 2 and 100 steps are simulated (the last is "
         "reported)",
         o.simulated_steps ? "--sim-steps" : s.simulated_steps_where, job.scenario.simulated_steps));
+  if (o.input_samples_per_s) {
+    job.scenario.input_samples_per_s = o.input_samples_per_s;
+    job.scenario.input_samples_per_s_where = "--input-rate";
+  }
   job.training_steps = o.training_steps ? o.training_steps : s.max_steps;
   const io::Mode mode = o.mode.value_or(s.mode);
   const auto batch_for = [&](bool train) -> std::int64_t {
@@ -128,6 +132,12 @@ Job make_job(const io::Scenario& s, const Overrides& o, const std::string& data_
   return job;
 }
 
+double input_samples_per_csx(const io::Scenario& s) {
+  if (!s.input_samples_per_s) return 0;
+  return *s.input_samples_per_s * static_cast<double>(s.input_processes_per_worker) *
+         static_cast<double>(s.input_workers_per_csx);
+}
+
 search::SearchRequest search_request(const Job& job, const Job::Pass& p) {
   search::SearchRequest req;
   req.resolution = p.resolution;
@@ -142,6 +152,7 @@ search::SearchRequest search_request(const Job& job, const Job::Pass& p) {
   req.record_trace = job.record_trace;
   req.auto_min_speedup = job.scenario.auto_min_speedup;
   req.interval = job.interval;
+  req.input_samples_per_s = input_samples_per_csx(job.scenario);
   return req;
 }
 

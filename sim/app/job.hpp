@@ -25,7 +25,10 @@ struct Overrides {
   std::optional<std::int64_t> training_steps;  // steps, for time to train
   std::optional<double> tokens;  // token budget: training steps = ceil(tokens / tokens per step)
   std::optional<std::int64_t> simulated_steps;  // steps simulated (2 to 100)
-  std::optional<std::int64_t> max_explore;      // --max-explore (default kMaxExploreCandidates)
+  // --input-rate: samples/s one dataloader process delivers (wins over the file's
+  // simulation.input_samples_per_s; docs/model.md#input-pipeline).
+  std::optional<double> input_samples_per_s;
+  std::optional<std::int64_t> max_explore;  // --max-explore (default kMaxExploreCandidates)
   std::vector<std::pair<std::string, std::string>> platform_overrides;  // KEY=VALUE
   // A PLATFORM: override naming another platform is refused (a run has one platform) or,
   // when false, skipped (validate's entries each have their own).
@@ -76,6 +79,10 @@ struct PassResult {
 // Throws InputError (bad values, naming flag or file key) / RuleError (a microbatching rule).
 [[nodiscard]] Job make_job(const io::Scenario& scenario, const Overrides& o,
                            const std::string& data_dir);
+
+// Samples per second the input workers of one CS-X deliver: one process's rate x processes per
+// worker x num_workers_per_csx (docs/model.md#input-pipeline); 0 when no rate is given.
+[[nodiscard]] double input_samples_per_csx(const io::Scenario& s);
 
 // The `platform` column's value: the platform's name, "name+variant" for a named override set.
 [[nodiscard]] std::string platform_label(const std::string& name, const std::string& variant);

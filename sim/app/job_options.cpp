@@ -44,6 +44,16 @@ Overrides read_overrides(const GivenOptions& given, bool grid) {
   // A whole number of any sign goes to make_job's range check (2 to 100), which names it.
   if (const auto sim_steps = given.text("sim-steps"))
     o.simulated_steps = parse_whole(*sim_steps, "--sim-steps");
+  if (const auto rate = given.text("input-rate")) {
+    try {
+      o.input_samples_per_s = parse_amount(*rate, "--input-rate");
+    } catch (const InputError&) {
+      throw InputError(fmt::format(
+          "--input-rate {}: the samples/s one input dataloader process delivers, a positive "
+          "number (e.g. 400 or 1.5K)",
+          *rate));
+    }
+  }
   o.platform_overrides = read_platform_overrides(given.texts("platform-override"));
   return o;
 }

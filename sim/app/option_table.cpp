@@ -42,6 +42,8 @@ const std::vector<OptionSpec> kSpecs{
      "token budget, for time to train: steps = ceil(tokens / (batch x seq_len)); e.g. 1e12, 300B"},
     {"sim-steps", "sim_steps", V::kWhole, "2", "steps",
      "steps to simulate (2 to 100, default 2)"},
+    {"input-rate", "input_rate", V::kAmount, "the file's, else not simulated", "samples/s",
+     "samples/s one input dataloader process delivers; x num_workers x num_workers_per_csx feed each CS-X"},
     {"max-explore", "max_explore", V::kCount, "10000", "sizes",
      "explore tries at most this many sizes (default 10000); more is refused"},
     {"seq-len", "seq_len", V::kCount, "the model's", "tokens",
@@ -131,6 +133,7 @@ std::vector<OptionUse> job_uses(bool grid) {
       {"sim-steps"},
       {"max-explore"},
       {"seq-len"},
+      {"input-rate"},
       {"platform-override"},
   };
   if (grid) {
@@ -201,6 +204,7 @@ const std::map<std::string_view, std::vector<OptionUse>>& uses_by_command() {
            {"max-explore"},
            kPlatformList,
            {"seq-len"},
+           {"input-rate"},
            {"platform-override"},
            cli_only("csv", "write every evaluated candidate to this CSV (- for standard output; "
                            "the answer then goes to standard error)"),

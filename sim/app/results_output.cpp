@@ -96,6 +96,12 @@ nlohmann::ordered_json job_inputs(const std::string& command, const std::string&
   j["steps"] = or_null(o.training_steps ? o.training_steps : s.max_steps);
   j["tokens"] = or_null(o.tokens);
   j["simulated_steps"] = o.simulated_steps.value_or(s.simulated_steps);
+  // The input pipeline (docs/model.md#input-pipeline): one process's rate (null: not
+  // simulated), processes per input worker and workers per CS-X.
+  j["input"] = {{"samples_per_s_per_process",
+                 or_null(o.input_samples_per_s ? o.input_samples_per_s : s.input_samples_per_s)},
+                {"processes_per_worker", s.input_processes_per_worker},
+                {"workers_per_csx", s.input_workers_per_csx}};
   return j;
 }
 
@@ -146,11 +152,10 @@ std::string busy_shares(const plan::SimulationResult& r) {
       fmt::format("compute {:.0f}%, CS-X I/O {:.0f}%", pct(r.compute_time_s), pct(r.csx_io_busy_s));
   for (std::size_t l = 0; l < r.swarmx_level_busy_s.size(); ++l)
     text += fmt::format(", SwarmX level {} {:.0f}%", l + 1, pct(r.swarmx_level_busy_s[l]));
-  return text + fmt::format(
-                    ", MemoryX link {:.0f}%, optimizer {:.0f}%, step overhead {:.0f}% "
-                    "(bound: {})",
-                    pct(r.memoryx_link_busy_s), pct(r.optimizer_time_s), pct(r.step_overhead_s),
-                    r.bound);
+  text += fmt::format(", MemoryX link {:.0f}%, optimizer {:.0f}%, step overhead {:.0f}%",
+                      pct(r.memoryx_link_busy_s), pct(r.optimizer_time_s), pct(r.step_overhead_s));
+  if (r.input_busy_s > 0) text += fmt::format(", input {:.0f}%", pct(r.input_busy_s));
+  return text + fmt::format(" (bound: {})", r.bound);
 }
 
 }  // namespace csx::app

@@ -101,7 +101,7 @@ void print_resumed(const std::string& csv, std::size_t kept) {
 std::vector<std::pair<std::string, std::string>> row_options(const GivenOptions& given) {
   std::map<std::string, std::string> out;
   for (const char* name : {"micro-batch-size", "platform", "mode", "steps", "tokens", "sim-steps",
-                           "max-explore", "seq-len"})
+                           "max-explore", "seq-len", "input-rate"})
     if (const auto v = given.text(name)) out[name] = *v;
   if (given.has("compile-only")) out["compile-only"] = "";
   for (const char* name : {"platform-override", "variant"})

@@ -3,20 +3,30 @@
 
 #include <fmt/format.h>
 #include <algorithm>
+#include <cmath>
 
 #include "batching/supported_sizes.hpp"
 
 namespace csx::batching {
 namespace {
 
+// Step times this close are a tie: an input-bound step lasts the batch's input time whatever
+// the MBS, up to rounding (docs/model.md#input-pipeline).
+constexpr double kTie = 1e-9;
+
 // Fastest fitting candidate; ties go to the larger MBS (fewer microbatches).
 std::optional<std::size_t> fastest(const std::vector<Evaluated>& c) {
   std::optional<std::size_t> best;
-  for (std::size_t i = 0; i < c.size(); ++i)
-    if (c[i].fits && (!best || c[i].step_time_s < c[*best].step_time_s ||
-                      (c[i].step_time_s == c[*best].step_time_s &&
-                       c[i].micro_batch_size > c[*best].micro_batch_size)))
+  for (std::size_t i = 0; i < c.size(); ++i) {
+    if (!c[i].fits) continue;
+    if (!best) {
       best = i;
+      continue;
+    }
+    const double a = c[i].step_time_s, b = c[*best].step_time_s;
+    const bool tie = std::abs(a - b) <= kTie * b;
+    if ((!tie && a < b) || (tie && c[i].micro_batch_size > c[*best].micro_batch_size)) best = i;
+  }
   return best;
 }
 

@@ -37,6 +37,10 @@ class ActivityListener {
   virtual void microbatch_started(std::int64_t /*system*/, std::int64_t /*step*/,
                                   std::int64_t /*microbatch*/, std::int64_t /*samples*/,
                                   double /*start_s*/, double /*end_s*/) {}
+  // The input workers of a system delivered microbatch j's samples (docs/model.md#input-pipeline).
+  virtual void input_delivered(std::int64_t /*system*/, std::int64_t /*step*/,
+                               std::int64_t /*microbatch*/, std::int64_t /*samples*/,
+                               double /*start_s*/, double /*end_s*/) {}
   // A system ran one layer pass of a microbatch of `samples` samples, after waiting
   // `weights_wait_s` for its weights.
   virtual void kernel_done(std::int64_t /*system*/, const plan::WeightTransfer& /*w*/,

@@ -33,6 +33,12 @@ Context::Context(const StepSchedule& schedule, const SwarmxTree& t, ActivityList
   grads_to_memoryx = s4u::Mailbox::by_name("g:memoryx");
   updated = s4u::Semaphore::create(0);
   gradients_ready = s4u::Semaphore::create(0);
+  if (schedule.input().input_samples_per_s > 0)
+    for (std::size_t i = 0; i < tree.system_parent.size(); ++i) {
+      input_ready.push_back(s4u::Semaphore::create(0));
+      input_free.push_back(
+          s4u::Semaphore::create(static_cast<unsigned>(schedule.num_microbatches())));
+    }
 }
 
 s4u::Mailbox* Context::grads_out_of_node(std::int64_t node) const {
@@ -114,6 +120,8 @@ void memoryx_optimizer(Context& ctx) {
       work_s += S.optimizer_time_s(layer);
       ctx.listener.layer_updated(layer, step, t0, s4u::Engine::get_clock());
     }
+    if (!ctx.input_ready.empty() && S.input().platform.step_overhead_s > 0)
+      s4u::this_actor::sleep_for(S.input().platform.step_overhead_s);
     const double now = s4u::Engine::get_clock();
     ctx.result.step_end_s[static_cast<std::size_t>(step)] = now;
     ctx.listener.step_done(
@@ -189,6 +197,22 @@ void swarmx_reduce(Context& ctx, std::int64_t node) {
   }
 }
 
+void input_workers(Context& ctx, std::int64_t system) {
+  const auto& S = ctx.sched;
+  const auto i = static_cast<std::size_t>(system);
+  const std::int64_t id = ctx.tree.system_ids[i];
+  const double rate = S.input().input_samples_per_s;
+  for (std::int64_t step = 0; step < S.steps(); ++step)
+    for (std::int64_t j = 0; j < S.num_microbatches(); ++j) {
+      ctx.input_free[i]->acquire();
+      const std::int64_t samples = S.microbatch_samples(id, j);
+      const double t0 = s4u::Engine::get_clock();
+      s4u::this_actor::sleep_for(static_cast<double>(samples) / rate);
+      ctx.listener.input_delivered(id, step, j, samples, t0, s4u::Engine::get_clock());
+      ctx.input_ready[i]->release();
+    }
+}
+
 namespace {
 
 // A CS-X system's actor: one step after another, each microbatch layer by layer, with up to
@@ -204,6 +228,7 @@ class CsxWorker {
         peak_(S_.input().platform.peak_flops),
         id_(ctx.tree.system_ids[static_cast<std::size_t>(system)]),
         measured_(system == 0),  // system 0 holds the most samples
+        system_(static_cast<std::size_t>(system)),
         in_(ctx.weights_to_system[static_cast<std::size_t>(system)]),
         grads_out_(ctx.grads_out_of_system(system)) {}
 
@@ -225,7 +250,7 @@ class CsxWorker {
   }
 
   void run_step(std::int64_t step) {
-    compute_ = waiting_ = 0;
+    compute_ = waiting_ = input_wait_ = 0;
     step_ = step;
     for (std::int64_t j = 0; j < k_; ++j) run_microbatch(step, j);
     if (!S_.train()) {
@@ -235,6 +260,7 @@ class CsxWorker {
     if (measured_ && step == S_.steps() - 1) {
       ctx_.result.compute_time_s = compute_;
       ctx_.result.exposed_stream_time_s = waiting_;
+      ctx_.result.input_wait_s = input_wait_;
     }
   }
 
@@ -242,6 +268,13 @@ class CsxWorker {
     const auto& platform = S_.input().platform;
     const std::int64_t samples = S_.microbatch_samples(id_, j);
     const bool record = measured_ && step == S_.steps() - 1;
+    // Its samples first, when the input is simulated: the buffer place frees as they go on.
+    if (!ctx_.input_ready.empty()) {
+      const double t0 = s4u::Engine::get_clock();
+      ctx_.input_ready[system_]->acquire();
+      input_wait_ += s4u::Engine::get_clock() - t0;
+      ctx_.input_free[system_]->release();
+    }
     const double mb_start = s4u::Engine::get_clock(), mb_compute = compute_, mb_wait = waiting_;
     if (platform.microbatch_overhead_s > 0) {
       const double t0 = s4u::Engine::get_clock();
@@ -289,6 +322,7 @@ class CsxWorker {
   const double peak_;
   const std::int64_t id_;  // index among the N systems (`system` is the simulated one's)
   const bool measured_;
+  const std::size_t system_;  // index among the simulated systems
   s4u::Mailbox* in_;
   s4u::Mailbox* grads_out_;
   void* sink_ = nullptr;
@@ -296,6 +330,7 @@ class CsxWorker {
   std::int64_t posted_ = 0;
   std::vector<s4u::CommPtr> last_grad_;  // one gradient buffer
   double compute_ = 0, waiting_ = 0;     // this step's kernel and waiting seconds
+  double input_wait_ = 0;                // this step's seconds waiting for input
   std::int64_t step_ = 0;
 };
 

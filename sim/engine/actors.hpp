@@ -35,6 +35,9 @@ struct Context {
   // Layers whose last gradient of the step has arrived, in arrival order, for the optimizer.
   std::deque<std::int64_t> optimizer_queue;
   simgrid::s4u::SemaphorePtr gradients_ready;
+  // The input workers of each simulated system (when input_samples_per_s > 0): microbatches
+  // delivered and not yet taken, and free places in the buffer of one step's batch.
+  std::vector<simgrid::s4u::SemaphorePtr> input_ready, input_free;
 
   double origin = 0;  // engine clock when this simulation started
   SimulationResult result;
@@ -54,13 +57,17 @@ void memoryx_gradient_receiver(Context& ctx);
 // ends when every layer is updated. With platform update_after_all_gradients (global-norm
 // gradient clipping: the clip factor needs the norm over every gradient of the step; Pascanu et
 // al. 2013, `max_gradient_norm` in the Model Zoo configs) no update starts before the step's
-// last gradient has arrived.
+// last gradient has arrived. With the input simulated, it holds each step's fixed cost
+// (step_overhead_s) before the step ends, while the input workers go on.
 void memoryx_optimizer(Context& ctx);
 // SwarmX node: broadcasts each layer it receives to its children (store and forward per layer,
 // receiving the next layer while forwarding this one).
 void swarmx_broadcast(Context& ctx, std::int64_t node);
 // SwarmX node: sums one gradient from each child and forwards the sum up.
 void swarmx_reduce(Context& ctx, std::int64_t node);
+// Input workers of one CS-X (docs/model.md#input-pipeline): deliver its microbatches one after
+// another at input_samples_per_s, up to one step's batch ahead of the system.
+void input_workers(Context& ctx, std::int64_t system);
 // CS-X system: runs its microbatches layer by layer, forward then backward, prefetching up to
 // weight_buffers layers and sending each layer's gradient out.
 void csx_worker(Context& ctx, std::int64_t system);

@@ -57,13 +57,14 @@ bool extend_microbatches(const SimulationInput& input, SimulationResult& r) {
 bool reduces_steps(const EngineRun& run) {
   const auto& o = run.options;
   return o.reduce_steps && o.representative && !o.record_trace &&
-         run.input.pass == model::Pass::kTrain && run.input.simulated_steps > 1;
+         run.input.pass == model::Pass::kTrain && run.input.simulated_steps > 1 &&
+         !(run.input.input_samples_per_s > 0);
 }
 
 bool collapses_microbatches(const EngineRun& run) {
   const auto& o = run.options;
   if (!o.collapse_microbatches || !o.representative || o.record_trace ||
-      !run.system0_microbatches.empty())
+      !run.system0_microbatches.empty() || run.input.input_samples_per_s > 0)
     return false;
   for (const auto& [size, count] : groups_of(run.input))
     if (count > kKeptPerGroup) return true;

@@ -71,6 +71,9 @@ SimulationResult run_on(s4u::Engine& engine, const Cluster& cluster, const Swarm
     const auto system = static_cast<std::int64_t>(i);
     s4u::Actor::create(fmt::format("csx-{}", i), cluster.csx[i],
                        [&ctx, system] { csx_worker(ctx, system); });
+    if (!ctx.input_ready.empty())
+      s4u::Actor::create(fmt::format("input-{}", i), cluster.csx[i],
+                         [&ctx, system] { input_workers(ctx, system); });
   }
   engine.run();
   // SimGrid returns from run() after reporting a deadlock; never let that pass as a result.

@@ -37,6 +37,7 @@ nlohmann::json to_json(const SimulationResult& r) {
                    {"step_end_s", r.step_end_s},
                    {"activities", r.activities},
                    {"first_weights_wait_s", r.first_weights_wait_s},
+                   {"input_wait_s", r.input_wait_s},
                    {"microbatch_start_s", r.microbatch_start_s},
                    {"microbatch_end_s", r.microbatch_end_s},
                    {"microbatch_wait_s", r.microbatch_wait_s},
@@ -62,6 +63,7 @@ SimulationResult from_json(const nlohmann::json& j) {
   r.step_end_s = j.at("step_end_s").get<std::vector<double>>();
   r.activities = j.at("activities");
   r.first_weights_wait_s = j.at("first_weights_wait_s");
+  r.input_wait_s = j.at("input_wait_s");
   r.microbatch_start_s = j.at("microbatch_start_s").get<std::vector<double>>();
   r.microbatch_end_s = j.at("microbatch_end_s").get<std::vector<double>>();
   r.microbatch_wait_s = j.at("microbatch_wait_s").get<std::vector<double>>();

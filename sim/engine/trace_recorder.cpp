@@ -148,6 +148,13 @@ void TraceRecorder::microbatch_started(std::int64_t system, std::int64_t step,
         {{"system", system}, {"microbatch", microbatch}, {"samples", samples}, {"step", step}});
 }
 
+void TraceRecorder::input_delivered(std::int64_t system, std::int64_t step, std::int64_t microbatch,
+                                    std::int64_t samples, double start_s, double end_s) {
+  event(fmt::format("input csx-{}", system), fmt::format("input mb {}", microbatch), "input",
+        start_s, end_s,
+        {{"system", system}, {"microbatch", microbatch}, {"samples", samples}, {"step", step}});
+}
+
 void TraceRecorder::kernel_done(std::int64_t system, const plan::WeightTransfer& w,
                                 std::int64_t step, std::int64_t samples, double start_s,
                                 double end_s, double weights_wait_s) {

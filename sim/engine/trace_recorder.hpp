@@ -30,6 +30,8 @@ class TraceRecorder final : public ActivityListener {
   void system_started(std::int64_t system, double time_s) override;
   void microbatch_started(std::int64_t system, std::int64_t step, std::int64_t microbatch,
                           std::int64_t samples, double start_s, double end_s) override;
+  void input_delivered(std::int64_t system, std::int64_t step, std::int64_t microbatch,
+                       std::int64_t samples, double start_s, double end_s) override;
   void kernel_done(std::int64_t system, const plan::WeightTransfer& w, std::int64_t step,
                    std::int64_t samples, double start_s, double end_s,
                    double weights_wait_s) override;

@@ -43,17 +43,17 @@ const std::vector<std::string> kDataloaderIgnored{"data_dir",
                                                   "drop_last",
                                                   "mixed_precision",
                                                   "pad_last"};
-const std::vector<std::string> kClusterIgnored{"max_wgt_servers", "num_workers_per_csx",
-                                               "mount_dirs", "python_paths", "num_act_servers"};
+const std::vector<std::string> kClusterIgnored{"max_wgt_servers", "mount_dirs", "python_paths",
+                                               "num_act_servers"};
 // Every runconfig key of the Release 2.3 and R_1.7.0 configs, and the cluster-access arguments
 // of the Cerebras run scripts of Release 2.3.
 const std::vector<std::string> kRunconfigIgnored{
     "checkpoint_path", "checkpoint_steps", "compile_crd_memory_gi",
     "disable_strict_checkpoint_loading", "enable_distributed", "eval_frequency", "eval_steps",
     "execute_crd_memory_gi", "load_checkpoint_states", "log_steps", "max_checkpoints", "model_dir",
-    "num_act_servers", "num_epochs", "num_steps", "num_wgt_servers", "num_workers_per_csx",
-    "precision_opt_level", "save_initial_checkpoint", "seed", "transfer_processes", "validate_only",
-    "python_paths", "mount_dirs", "job_labels", "credentials_path", "mgmt_address", "job_priority",
+    "num_act_servers", "num_epochs", "num_steps", "num_wgt_servers", "precision_opt_level",
+    "save_initial_checkpoint", "seed", "transfer_processes", "validate_only", "python_paths",
+    "mount_dirs", "job_labels", "credentials_path", "mgmt_address", "job_priority",
     "autoload_checkpoint",
     // TensorFlow estimator keys of R_1.7.0
     "cs_ip", "keep_checkpoint_max", "log_step_count_steps", "multireplica",
@@ -62,8 +62,27 @@ const std::vector<std::string> kRunconfigIgnored{
 const std::vector<std::string> kLoopIgnored{"eval_frequency",  "eval_steps",
                                             "num_steps",       "num_epochs",
                                             "steps_per_epoch", "grad_accum_steps"};
-const std::vector<std::string> kSimulationKeys{"platform", "mode", "compile_only",
-                                               "simulated_steps", "auto_min_speedup"};
+const std::vector<std::string> kSimulationKeys{"platform",         "mode",
+                                               "compile_only",     "simulated_steps",
+                                               "auto_min_speedup", "input_samples_per_s"};
+
+// A count of the user's file that csxsim reads for the input pipeline: a whole number >= `min`,
+// else a warning and the default (a Model Zoo key never refuses a file).
+std::optional<std::int64_t> input_count(const Block& b, const std::string& key, std::int64_t min,
+                                        std::vector<std::string>& warnings) {
+  try {
+    return b.get_int_opt(key, min);
+  } catch (const InputError& e) {
+    warnings.push_back(fmt::format("{}; the input pipeline takes the default", e.what()));
+    return std::nullopt;
+  }
+}
+
+// The train dataloader's processes per input worker: num_workers, 0 for its main process.
+void read_dataloader_processes(const Block& train, Scenario& s) {
+  if (const auto n = input_count(train, "num_workers", 0, s.warnings))
+    s.input_processes_per_worker = std::max<std::int64_t>(1, *n);
+}
 
 // The TensorFlow tree of the Model Zoo's R_1.7.0 layout: a `tf` folder above the file's
 // `configs/` folder (transformers/tf/gpt3/configs/, vision/tf/unet/configs/, fc_mnist/tf/configs/).
@@ -200,6 +219,15 @@ void read_simulation(const Block& root, Scenario& s) {
   if (s.simulated_steps > 100)
     throw InputError(fmt::format("{} = {}: at most 100 steps are simulated",
                                  sim->where("simulated_steps"), s.simulated_steps));
+  if (const auto v = sim->get_number_opt("input_samples_per_s", -1e300, 1e300); v && !(*v > 0))
+    throw InputError(fmt::format(
+        "{} = {:g}: the samples/s one input dataloader process delivers, a positive number "
+        "(leave the key out for no input simulation)",
+        sim->where("input_samples_per_s"), *v));
+  if (auto v = sim->get_number_opt("input_samples_per_s", 1e-300, 1e300)) {
+    s.input_samples_per_s = *v;
+    s.input_samples_per_s_where = sim->where("input_samples_per_s");
+  }
   // A relative speedup (0.03: 3 % faster). 1 already asks for twice as fast, so a value of 1 or
   // more is most likely a percentage: said, not refused (it is a legal threshold).
   // Any number first, so a percentage above the bound is named as one; the bound check follows.
@@ -335,9 +363,12 @@ Scenario read_scenario_unchecked(const YAML::Node& root_node, const std::string&
     s.model = read_model_ref(root_node, init, file, data_dir, seq_len, train);
     if (auto backend = init.optional_child("backend"))
       if (auto cluster = backend->optional_child("cluster_config")) {
-        cluster->warn_unknown_keys(joined({"num_csx"}, kClusterIgnored), true, s.warnings);
+        cluster->warn_unknown_keys(joined({"num_csx", "num_workers_per_csx"}, kClusterIgnored),
+                                   true, s.warnings);
         s.num_csx = cluster->get_int_opt("num_csx");
         if (s.num_csx) s.num_csx_where = cluster->where("num_csx");
+        if (const auto w = input_count(*cluster, "num_workers_per_csx", 1, s.warnings))
+          s.input_workers_per_csx = *w;
       }
     if (auto loop = init.optional_child("loop")) {
       loop->warn_unknown_keys(joined({"max_steps"}, kLoopIgnored), true, s.warnings);
@@ -348,6 +379,7 @@ Scenario read_scenario_unchecked(const YAML::Node& root_node, const std::string&
       train->warn_unknown_keys(dataloader_keys(), false, s.warnings);
       s.batch_size = train->get_int_opt("batch_size");
       s.train_mbs.dataloader = setting_in(*train, "micro_batch_size");
+      read_dataloader_processes(*train, s);
     }
     if (val) {
       val->warn_unknown_keys(dataloader_keys(), false, s.warnings);
@@ -370,6 +402,7 @@ Scenario read_scenario_unchecked(const YAML::Node& root_node, const std::string&
       train->warn_unknown_keys(dataloader_keys(), false, s.warnings);
       s.batch_size = train->get_int_opt("batch_size");
       s.train_mbs.dataloader = setting_in(*train, "micro_batch_size");
+      read_dataloader_processes(*train, s);
       if (s.batch_size && tensorflow_layout(file))
         s.warnings.push_back(fmt::format(
             "{} = {}: a TensorFlow file of the Model Zoo's R_1.7.0 layout sets the batch of each "
@@ -385,11 +418,14 @@ Scenario read_scenario_unchecked(const YAML::Node& root_node, const std::string&
     s.batch_size_per_system = tensorflow_layout(file);
     if (auto run = root.optional_child("runconfig")) {
       run->warn_unknown_keys(
-          joined({"num_csx", "max_steps", "mode", "compile_only"}, kRunconfigIgnored), true,
-          s.warnings);
+          joined({"num_csx", "max_steps", "mode", "compile_only", "num_workers_per_csx"},
+                 kRunconfigIgnored),
+          true, s.warnings);
       s.num_csx = run->get_int_opt("num_csx");
       if (s.num_csx) s.num_csx_where = run->where("num_csx");
       s.max_steps = run->get_int_opt("max_steps");
+      if (const auto w = input_count(*run, "num_workers_per_csx", 1, s.warnings))
+        s.input_workers_per_csx = *w;
       // The legacy layout's run mode and compile_only (simulation.mode and --mode win).
       if (auto m = run->get_string_opt("mode")) {
         const std::string mode = *m == "eval_all" ? "eval" : *m;

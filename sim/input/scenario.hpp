@@ -64,6 +64,14 @@ struct Scenario {
   // auto keeps P unless a candidate is this much faster (docs/rules.md#microbatching-rules: 3 %,
   // between the gains of the recorded decisions that kept P and of those that left it).
   double auto_min_speedup = 0.03;
+  // The input pipeline (docs/model.md#input-pipeline): input workers per CS-X
+  // (num_workers_per_csx of cluster_config or runconfig; the Cerebras default 1), each running
+  // the train dataloader's num_workers processes (0: its main process, so 1), and the samples
+  // per second one process delivers (simulation.input_samples_per_s; unset: not simulated).
+  std::int64_t input_workers_per_csx = 1;
+  std::int64_t input_processes_per_worker = 1;
+  std::optional<double> input_samples_per_s;
+  std::string input_samples_per_s_where;
 };
 
 // Loads a scenario or a Model Zoo params file. `model` may be inline (trainer.init.model / model)

@@ -26,6 +26,9 @@ struct SimulationInput {
   double recompute_passes = 0;       // forward passes of each trained block redone in backward
   // The candidate's on-chip memory (traces: the SRAM counter).
   model::MemoryBreakdown memory;
+  // Samples per second the input workers of one CS-X deliver (docs/model.md#input-pipeline);
+  // 0: the input is not simulated (never a bound).
+  double input_samples_per_s = 0;
 };
 
 // A trace event's argument: a count, a quantity, or a name.
@@ -63,9 +66,13 @@ struct SimulationResult {
   double csx_io_busy_s = 0;  // a CS-X's external I/O (PlatformSpec::io_bandwidth_Bps)
   std::vector<double> swarmx_level_busy_s;  // the link from a level-L SwarmX node to its parent
   double memoryx_link_busy_s = 0;           // MemoryX to the SwarmX root
+  // The input workers of the fullest system: its per-system batch / input_samples_per_s, and
+  // the seconds system 0 waited for its input in the step (0 when the input is not simulated).
+  double input_busy_s = 0;
+  double input_wait_s = 0;
   // The resource with the most busy time: "compute", "CS-X I/O", "SwarmX level L",
-  // "MemoryX link", "optimizer" or "step overhead"; resources within 1 % of it are joined with
-  // " = " (plan::bound_of, set by plan::finish).
+  // "MemoryX link", "optimizer", "step overhead" or "input"; resources within 1 % of it are joined
+  // with " = " (plan::bound_of, set by plan::finish).
   std::string bound;
   std::uint64_t activities = 0;  // executions and communications issued
   // System 0 in the last step, per microbatch: start and end time (the end includes waiting for

@@ -13,12 +13,13 @@ namespace csx::plan {
 // One resource and its busy seconds in a step.
 struct ResourceBusy {
   std::string name;  // "compute", "CS-X I/O", "SwarmX level L", "MemoryX link", "optimizer",
-                     // "step overhead"
+                     // "step overhead", "input"
   double busy_s = 0;
 };
 // From a finished result, in a fixed order: compute, CS-X I/O, SwarmX levels 1.., MemoryX
-// link, optimizer, and the step's fixed cost when it has one (a barrier nothing overlaps;
-// docs/model.md#compute-model).
+// link, optimizer, the step's fixed cost when it has one (a barrier nothing overlaps but the
+// input workers; docs/model.md#compute-model), and the input workers when they are simulated
+// (docs/model.md#input-pipeline).
 [[nodiscard]] std::vector<ResourceBusy> resource_busy(const SimulationResult& r);
 
 // The busiest resource's name; those within 1 % of it are joined with " = " (the stock
@@ -27,7 +28,8 @@ struct ResourceBusy {
 
 // Finishes a simulated result, the one place that does (engine::simulate_all calls it once per
 // simulated plan): a training step's fixed cost (platform step_overhead_s,
-// docs/model.md#compute-model) added to the step time, a barrier nothing overlaps, and with
+// docs/model.md#compute-model) added to the step time, a barrier nothing overlaps (with the
+// input simulated, the engine has held it already and it is not added again), and with
 // `record_trace` an event after each step; the streaming and reduce busy times (slowest link),
 // each link's busy time (bytes / bandwidth for its busier direction: links are split duplex,
 // docs/model.md#execution-model-weight-streaming; SwarmX levels exist between SwarmX nodes, num_csx

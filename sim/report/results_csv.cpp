@@ -32,6 +32,10 @@ Col busy_share(const char* name, double (*busy)(const search::CandidateResult&))
 Col memory(const char* name, double (*get)(const model::MemoryBreakdown&)) {
   return {{name, "bytes", kReal}, [get](const Row& r) { return Value(get(r.candidate.memory)); }};
 }
+// The input workers' columns: null unless the input was simulated (docs/model.md#input-pipeline).
+Value input_value(const Row& r, double v) {
+  return r.candidate.simulated && r.candidate.sim.input_busy_s > 0 ? Value(v) : Value();
+}
 double swarmx_busy(const search::CandidateResult& c) {
   double most = 0;
   for (const double b : c.sim.swarmx_level_busy_s) most = std::max(most, b);
@@ -83,6 +87,11 @@ Schema<Row> make_schema() {
       busy_share("memoryx_link_share", [](const C& c) { return c.sim.memoryx_link_busy_s; }),
       busy_share("optimizer_share", [](const C& c) { return c.sim.optimizer_time_s; }),
       busy_share("step_overhead_share", [](const C& c) { return c.sim.step_overhead_s; }),
+      {{"input_share", "fraction", kReal},
+       [](const Row& r) {
+         const auto& s = r.candidate.sim;
+         return input_value(r, s.input_busy_s / s.step_time_s);
+       }},
       simulated("compute_time_s", "s", [](const C& c) { return c.sim.compute_time_s; }),
       simulated("weight_stream_time_s", "s", [](const C& c) { return c.sim.weight_stream_time_s; }),
       simulated("exposed_stream_time_s", "s",
@@ -90,6 +99,13 @@ Schema<Row> make_schema() {
       simulated("grad_reduce_time_s", "s", [](const C& c) { return c.sim.grad_reduce_time_s; }),
       simulated("optimizer_time_s", "s", [](const C& c) { return c.sim.optimizer_time_s; }),
       simulated("step_overhead_s", "s", [](const C& c) { return c.sim.step_overhead_s; }),
+      {{"input_samples_per_s", "samples/s", kReal},
+       [](const Row& r) {
+         return input_value(r, static_cast<double>(r.context.per_system_batch_size) /
+                                   r.candidate.sim.input_busy_s);
+       }},
+      {{"input_wait_s", "s", kReal},
+       [](const Row& r) { return input_value(r, r.candidate.sim.input_wait_s); }},
       memory("mem_activations_bytes",
              [](const model::MemoryBreakdown& m) { return m.activations_bytes; }),
       memory("mem_weight_buffers_bytes",

@@ -33,7 +33,7 @@ struct CandidateRow {
   const search::CandidateResult& candidate;
 };
 
-// The table's schema: 48 columns; a candidate not simulated (it does not fit) has its timings
+// The table's schema: 51 columns; a candidate not simulated (it does not fit) has its timings
 // null.
 [[nodiscard]] const Schema<CandidateRow>& candidate_schema();
 [[nodiscard]] const std::vector<ColumnInfo>& candidate_columns();

@@ -13,7 +13,7 @@ namespace csx::io {
 namespace {
 
 // Sort key of a track: steps and MemoryX first, then SwarmX from the top level down (broadcast
-// before reduce), then csx-N by N.
+// before reduce), then csx-N by N, each with its input workers (when simulated) under it.
 std::tuple<int, long, long> track_rank(const std::string& track) {
   static const std::vector<std::string> fixed{"steps", "step overhead", "memoryx stream",
                                               "memoryx optimizer"};
@@ -27,6 +27,8 @@ std::tuple<int, long, long> track_rank(const std::string& track) {
     return {1, -level, reduce ? 1 : 0};
   }
   if (track.rfind("csx-", 0) == 0) return {2, std::stol(track.substr(4)), 0};
+  // The input workers of csx-N right under it.
+  if (track.rfind("input csx-", 0) == 0) return {2, std::stol(track.substr(10)), 1};
   return {3, 0, 0};
 }
 

@@ -32,6 +32,7 @@ plan::SimulationInput plan_input(const SearchRequest& req, const CandidateResult
   in.seq_len = req.seq_len;
   in.simulated_steps = req.simulated_steps;
   in.memory = c.memory;
+  in.input_samples_per_s = req.input_samples_per_s;
   return in;
 }
 

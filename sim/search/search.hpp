@@ -46,6 +46,7 @@ struct SearchRequest {
   bool record_trace = false;       // the chosen row comes from a simulation recording its timeline
   double auto_min_speedup = 0.03;  // batching::choose
   model::IntervalBasis interval;   // of every simulated row's prediction interval
+  double input_samples_per_s = 0;  // per CS-X; 0: the input is not simulated
 };
 
 struct SearchOutcome {

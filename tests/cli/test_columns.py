@@ -37,14 +37,14 @@ def doc_tables():
 
 
 results, validate = schema("results"), schema("validate")
-check(len(results) == 48 and results[0]["name"] == "model" and results[-1]["name"] == "grid",
+check(len(results) == 51 and results[0]["name"] == "model" and results[-1]["name"] == "grid",
       f"the results schema: {len(results)} columns")
 check({c["type"] for c in results} == {"integer", "real", "text", "bool"}, "the four types")
 check(doc_tables() == [results, validate],
       "docs/cli.md's CSV tables are `csxsim columns --json` and `csxsim columns validate --json`")
 
 text = expect(["columns"], 0).stdout.splitlines()
-check(text[0].split() == ["column", "unit", "type"] and len(text) == 49, "the text table")
+check(text[0].split() == ["column", "unit", "type"] and len(text) == 52, "the text table")
 check(text[16].split() == ["step_time_s", "s", "real"], f"a row of the text table: {text[16]}")
 expect(["columns", "validat"], 2, err_has=["unknown table 'validat'", "did you mean 'validate'"])
 

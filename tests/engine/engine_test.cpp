@@ -186,6 +186,48 @@ TEST(Engine, EvalComputeIsOneThirdOfTrain) {
   EXPECT_EQ(eval.grad_reduce_time_s, 0);
 }
 
+// The input workers (docs/model.md#input-pipeline), hand-calculated. Compute as in
+// UpdatesAfterAllGradientsFollowTheCompute without updates: 0.48 s a step of 4 samples in 2
+// microbatches, plus a fixed cost of 0.05 s. Input at 4 samples/s: one step's batch takes 1 s,
+// the workers keep one batch ahead, so a step lasts 1 s: a microbatch's samples arrive every
+// 0.5 s and its compute takes 0.24 s, so system 0 waits 2 x 0.26 = 0.52 s, the fixed cost held
+// meanwhile; the bound is the input. At 40 samples/s (0.1 s a
+// batch) the step is 0.48 + 0.05 s, as without input, and nothing waits.
+TEST(Engine, InputWorkersBoundTheStepWhenSlower) {
+  auto p = ideal_platform();
+  p.peak_flops = 1e15;
+  p.step_overhead_s = 0.05;
+  const auto c = uniform_model(4, 1e8, 1e13);
+  auto in = input_for(c, p, 4, 1, 2);
+  in.input_samples_per_s = 4;
+  const auto slow = engine::simulate(in);
+  EXPECT_LT(rel(slow.step_time_s, 1.0), 1e-9) << slow.step_time_s;
+  EXPECT_LT(rel(slow.input_busy_s, 1.0), 1e-12);
+  EXPECT_LT(rel(slow.input_wait_s, 0.52), 1e-9) << slow.input_wait_s;
+  EXPECT_EQ(slow.bound, "input");
+  in.input_samples_per_s = 40;
+  const auto fast = engine::simulate(in);
+  EXPECT_LT(rel(fast.step_time_s, 0.53), 1e-9) << fast.step_time_s;
+  EXPECT_EQ(fast.input_wait_s, 0);
+  EXPECT_EQ(fast.bound, "compute");
+  in.input_samples_per_s = 0;  // not simulated: the same step, no input resource
+  const auto none = engine::simulate(in);
+  EXPECT_LT(rel(none.step_time_s, 0.53), 1e-9);
+  EXPECT_EQ(none.input_busy_s, 0);
+}
+
+// Input per CS-X: on 2 systems of 6 and 5 samples (B = 11), at 2 samples/s per system the
+// fullest one's 6 samples take 3 s a step, far above the compute.
+TEST(Engine, InputOfTheFullestSystemSetsTheStep) {
+  auto p = ideal_platform();
+  p.peak_flops = 1e15;
+  auto in = input_for(uniform_model(4, 1e8, 1e12), p, 11, 2, 3);
+  in.input_samples_per_s = 2;
+  const auto r = engine::simulate(in);
+  EXPECT_LT(rel(r.step_time_s, 3.0), 1e-9) << r.step_time_s;
+  EXPECT_EQ(r.bound, "input");
+}
+
 // With I/O far from saturated, samples/s grows with num_csx at a fixed per-system batch.
 TEST(Engine, ThroughputScalesWithSystems) {
   auto p = ideal_platform();

@@ -245,6 +245,18 @@ TEST(MbsSetting, Parses) {
   }
 }
 
+// Step times within 1e-9 of each other tie, and a tie goes to the larger MBS: an input-bound
+// step lasts its batch's input time at every MBS, up to rounding (13.2 s against 13.2 s less
+// 2e-15 s must not pick MBS 2's 264 microbatches).
+TEST(ChoiceRules, RoundingTiesGoToTheLargerMbs) {
+  const std::vector<Evaluated> c{
+      {264, true, 13.2}, {12, true, 13.2 - 2e-15}, {2, true, 13.2 - 4e-15}};
+  EXPECT_EQ(*choose(MbsExplore{}, 528, c, 0.03).chosen, 0u);
+  // 1e-6 s faster in 13.2 s (7.6e-8 relative) is faster, not a tie.
+  const std::vector<Evaluated> d{{264, true, 13.2}, {12, true, 13.2 - 1e-6}};
+  EXPECT_EQ(*choose(MbsExplore{}, 528, d, 0.03).chosen, 1u);
+}
+
 // A close call: the runner-up's step time within auto_min_speedup (3 %) of the chosen one's.
 TEST(ChoiceRules, MarksCloseCalls) {
   // explore: 10 at 4.4241 s, 9 at 4.4425 s: 4.4425 / 4.4241 - 1 = 0.416 % <= 3 %.

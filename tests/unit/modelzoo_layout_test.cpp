@@ -183,3 +183,64 @@ TEST(ModelzooLayout, BatchNormRefusals) {
       << other;
   EXPECT_EQ(other.find("cannot be told"), std::string::npos) << other;
 }
+
+// The input pipeline's counts (docs/model.md#input-pipeline): num_workers_per_csx from the
+// Trainer's cluster_config or the legacy runconfig (default 1), the train dataloader's
+// num_workers processes per worker (0: the worker's main process, 1), and one process's rate
+// from our simulation block. A Model Zoo value csxsim cannot use warns and keeps the default.
+TEST(ModelzooLayout, InputPipelineCounts) {
+  TempTree t;
+  const std::string model = std::string("    model:\n") + R"(      name: bert
+      vocab_size: 30522
+      hidden_size: 64
+      num_hidden_layers: 4
+      num_heads: 4
+      filter_size: 256
+      max_position_embeddings: 512
+)";
+  const auto trainer = t.write("trainer.yaml",
+                               "trainer:\n  init:\n    backend:\n"
+                               "      backend_type: CSX\n"
+                               "      cluster_config:\n"
+                               "        num_workers_per_csx: 2\n" +
+                                   model +
+                                   "  fit:\n    train_dataloader:\n"
+                                   "      batch_size: 64\n"
+                                   "      num_workers: 8\n"
+                                   "simulation:\n  input_samples_per_s: 25\n");
+  const auto s = csx::io::load_scenario(trainer, ".");
+  EXPECT_EQ(s.input_workers_per_csx, 2);
+  EXPECT_EQ(s.input_processes_per_worker, 8);
+  ASSERT_TRUE(s.input_samples_per_s);
+  EXPECT_EQ(*s.input_samples_per_s, 25);
+
+  const auto legacy = t.write("legacy.yaml", std::string("train_input:\n  batch_size: 64\n"
+                                                         "  num_workers: 0\n"
+                                                         "runconfig:\n  num_workers_per_csx: 3\n"
+                                                         "model:\n") +
+                                                 kSmallBert);
+  const auto l = csx::io::load_scenario(legacy, ".");
+  EXPECT_EQ(l.input_workers_per_csx, 3);
+  EXPECT_EQ(l.input_processes_per_worker, 1);  // num_workers 0: the main process
+  EXPECT_FALSE(l.input_samples_per_s);         // not simulated
+
+  const auto odd = t.write("odd.yaml", std::string("train_input:\n  batch_size: 64\n"
+                                                   "  num_workers: many\n"
+                                                   "runconfig:\n  num_workers_per_csx: 0\n"
+                                                   "model:\n") +
+                                           kSmallBert);
+  const auto o = csx::io::load_scenario(odd, ".");
+  EXPECT_EQ(o.input_workers_per_csx, 1);
+  EXPECT_EQ(o.input_processes_per_worker, 1);
+  EXPECT_EQ(std::count_if(o.warnings.begin(), o.warnings.end(),
+                          [](const std::string& w) {
+                            return w.find("the input pipeline takes the default") !=
+                                   std::string::npos;
+                          }),
+            2);
+
+  const auto zero =
+      t.write("zero.yaml", std::string("train_input:\n  batch_size: 64\nmodel:\n") + kSmallBert +
+                               "simulation:\n  input_samples_per_s: 0\n");
+  EXPECT_THROW((void)csx::io::load_scenario(zero, "."), csx::InputError);  // our block: strict
+}

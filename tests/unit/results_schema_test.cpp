@@ -35,7 +35,9 @@ TEST(ResultsSchema, UnitsOfTheColumns) {
   EXPECT_EQ(candidate("num_csx").unit, "systems");
   EXPECT_EQ(candidate("requested_micro_batch_size").unit, "");
   EXPECT_EQ(candidate("bound").unit, "");
-  EXPECT_EQ(candidate_columns().size(), 48u);
+  EXPECT_EQ(candidate_columns().size(), 51u);
+  EXPECT_EQ(candidate("input_samples_per_s").unit, "samples/s");
+  EXPECT_EQ(candidate("input_wait_s").unit, "s");
   EXPECT_EQ(validation_schema().columns().size(), 13u);
 }
 

@@ -41,7 +41,8 @@ std::string close_call(const std::vector<Evaluated>& c, std::size_t chosen, doub
   for (std::size_t i = 0; i < c.size(); ++i)
     if (i != chosen && c[i].fits && (!next || c[i].step_time_s < c[*next].step_time_s)) next = i;
   if (!next) return "";
-  const double gap = c[*next].step_time_s / c[chosen].step_time_s - 1;
+  // A rounding tie may leave the runner-up a hair faster: within 0 %.
+  const double gap = std::max(0.0, c[*next].step_time_s / c[chosen].step_time_s - 1);
   if (gap > threshold) return "";
   return fmt::format(" (close call: runner-up {} within {:.1f}%)", c[*next].micro_batch_size,
                      100 * gap);

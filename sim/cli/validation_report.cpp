@@ -33,8 +33,8 @@ void print_group(std::FILE* out, const app::MeasurementGroup& g) {
   }
   if (g.input_bound)
     fmt::print(out,
-               "not in the MAPE: the measured rates are the input pipeline's, which csxsim does "
-               "not model\n\n");
+               "not in the MAPE: the measured rates are the input pipeline's, whose rate no "
+               "public source gives (csxsim simulates the input only at a given --input-rate)\n\n");
   else
     fmt::print(out, "MAPE {:.1f}% over {} entries; largest error {:+.1f}% ({})\n\n",
                g.errors.mape(), g.errors.n, g.errors.worst, g.errors.worst_name);

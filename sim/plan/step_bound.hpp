@@ -33,7 +33,7 @@ struct ResourceBusy {
 // `record_trace` an event after each step; the streaming and reduce busy times (slowest link),
 // each link's busy time (bytes / bandwidth for its busier direction: links are split duplex,
 // docs/model.md#execution-model-weight-streaming; SwarmX levels exist between SwarmX nodes, num_csx
-// > fanout); and the bound.
+// > fanout); and the bound (the input only when the step lasts as long as the input takes).
 void finish(const SimulationInput& input, SimulationResult& r, bool record_trace);
 
 }  // namespace csx::plan

@@ -210,6 +210,13 @@ TEST(Engine, InputWorkersBoundTheStepWhenSlower) {
   EXPECT_LT(rel(fast.step_time_s, 0.53), 1e-9) << fast.step_time_s;
   EXPECT_EQ(fast.input_wait_s, 0);
   EXPECT_EQ(fast.bound, "compute");
+  // At 8 samples/s the input is busy 0.5 s a step, more than the 0.48 s of compute, but the
+  // workers deliver during the fixed cost too: the step stays 0.53 s and compute bounds it.
+  in.input_samples_per_s = 8;
+  const auto busy = engine::simulate(in);
+  EXPECT_LT(rel(busy.step_time_s, 0.53), 1e-9) << busy.step_time_s;
+  EXPECT_LT(rel(busy.input_busy_s, 0.5), 1e-12);
+  EXPECT_EQ(busy.bound, "compute");
   in.input_samples_per_s = 0;  // not simulated: the same step, no input resource
   const auto none = engine::simulate(in);
   EXPECT_LT(rel(none.step_time_s, 0.53), 1e-9);

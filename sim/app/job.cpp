@@ -71,6 +71,11 @@ Job make_job(const io::Scenario& s, const Overrides& o, const std::string& data_
     job.scenario.input_samples_per_s = o.input_samples_per_s;
     job.scenario.input_samples_per_s_where = "--input-rate";
   }
+  if (job.scenario.input_samples_per_s && !s.input_count_problem.empty())
+    throw InputError(fmt::format(
+        "{}: with an input rate ({}) the input workers' count decides the step; fix it or give "
+        "no rate",
+        s.input_count_problem, job.scenario.input_samples_per_s_where));
   job.training_steps = o.training_steps ? o.training_steps : s.max_steps;
   const io::Mode mode = o.mode.value_or(s.mode);
   const auto batch_for = [&](bool train) -> std::int64_t {
@@ -132,9 +137,11 @@ Job make_job(const io::Scenario& s, const Overrides& o, const std::string& data_
   return job;
 }
 
-double input_samples_per_csx(const io::Scenario& s) {
+double input_samples_per_csx(const io::Scenario& s, model::Pass pass) {
   if (!s.input_samples_per_s) return 0;
-  return *s.input_samples_per_s * static_cast<double>(s.input_processes_per_worker) *
+  const auto processes = pass == model::Pass::kTrain ? s.input_processes_per_worker
+                                                     : s.input_eval_processes_per_worker;
+  return *s.input_samples_per_s * static_cast<double>(processes) *
          static_cast<double>(s.input_workers_per_csx);
 }
 
@@ -152,7 +159,7 @@ search::SearchRequest search_request(const Job& job, const Job::Pass& p) {
   req.record_trace = job.record_trace;
   req.auto_min_speedup = job.scenario.auto_min_speedup;
   req.interval = job.interval;
-  req.input_samples_per_s = input_samples_per_csx(job.scenario);
+  req.input_samples_per_s = input_samples_per_csx(job.scenario, p.pass);
   return req;
 }
 

@@ -80,9 +80,10 @@ struct PassResult {
 [[nodiscard]] Job make_job(const io::Scenario& scenario, const Overrides& o,
                            const std::string& data_dir);
 
-// Samples per second the input workers of one CS-X deliver: one process's rate x processes per
-// worker x num_workers_per_csx (docs/model.md#input-pipeline); 0 when no rate is given.
-[[nodiscard]] double input_samples_per_csx(const io::Scenario& s);
+// Samples per second the input workers of one CS-X deliver in a pass: one process's rate x the
+// pass's dataloader processes per worker x num_workers_per_csx (docs/model.md#input-pipeline);
+// 0 when no rate is given.
+[[nodiscard]] double input_samples_per_csx(const io::Scenario& s, model::Pass pass);
 
 // The `platform` column's value: the platform's name, "name+variant" for a named override set.
 [[nodiscard]] std::string platform_label(const std::string& name, const std::string& variant);

@@ -45,14 +45,20 @@ Overrides read_overrides(const GivenOptions& given, bool grid) {
   if (const auto sim_steps = given.text("sim-steps"))
     o.simulated_steps = parse_whole(*sim_steps, "--sim-steps");
   if (const auto rate = given.text("input-rate")) {
+    const auto refuse = [&] {
+      return InputError(fmt::format(
+          "--input-rate {}: the samples/s one input dataloader process delivers, a number from "
+          "{:g} to {:g} (e.g. 400 or 1.5K)",
+          *rate, io::kMinInputRate, io::kMaxInputRate));
+    };
     try {
       o.input_samples_per_s = parse_amount(*rate, "--input-rate");
     } catch (const InputError&) {
-      throw InputError(fmt::format(
-          "--input-rate {}: the samples/s one input dataloader process delivers, a positive "
-          "number (e.g. 400 or 1.5K)",
-          *rate));
+      throw refuse();
     }
+    if (!(*o.input_samples_per_s >= io::kMinInputRate &&
+          *o.input_samples_per_s <= io::kMaxInputRate))
+      throw refuse();
   }
   o.platform_overrides = read_platform_overrides(given.texts("platform-override"));
   return o;

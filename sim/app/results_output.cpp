@@ -101,6 +101,7 @@ nlohmann::ordered_json job_inputs(const std::string& command, const std::string&
   j["input"] = {{"samples_per_s_per_process",
                  or_null(o.input_samples_per_s ? o.input_samples_per_s : s.input_samples_per_s)},
                 {"processes_per_worker", s.input_processes_per_worker},
+                {"eval_processes_per_worker", s.input_eval_processes_per_worker},
                 {"workers_per_csx", s.input_workers_per_csx}};
   return j;
 }

@@ -158,10 +158,11 @@ SweepTable resume(const std::string& csv, std::map<PointKey, Job>& pending) {
   if (!pending.empty()) {
     const Job& job = pending.begin()->second;
     SweepIdentity id{
-        job.scenario.model.label, std::to_string(job.scenario.model.seq_len), {}, {}, {}};
+        job.scenario.model.label, std::to_string(job.scenario.model.seq_len), {}, {}, {}, {}};
     for (const auto& p : job.passes) {
       id.requested.push_back(batching::to_string(p.setting));
       id.modes.emplace_back(model::to_string(p.pass));
+      id.input.emplace(model::to_string(p.pass), input_samples_per_csx(job.scenario, p.pass));
     }
     for (const auto& [key, j] : pending) id.overrides.emplace(key.platform, j.overrides_text);
     check_identity(table, id, csv);

@@ -32,7 +32,8 @@ const std::size_t kModel = io::csv_column("model"), kPlatform = io::csv_column("
                   kStepTime = io::csv_column("step_time_s"),
                   kSamplesPerS = io::csv_column("samples_per_s"), kMfu = io::csv_column("mfu"),
                   kMbs = io::csv_column("micro_batch_size"), kBound = io::csv_column("bound"),
-                  kMemory = io::csv_column("mem_total_bytes");
+                  kMemory = io::csv_column("mem_total_bytes"),
+                  kInputRate = io::csv_column("input_samples_per_s_per_csx");
 
 // A field as the CSV writes it ("" for null).
 std::string text(const io::Record& f, std::size_t column) {
@@ -246,6 +247,20 @@ void check_identity(const SweepTable& t, SweepIdentity& id, const std::string& p
           "{}: point {} has platform overrides '{}' where this sweep (or the other rows of {}) "
           "has '{}': results of different platform settings under one name",
           path, describe(key), f(kOverrides), key.platform, it->second));
+    // A simulated row's input rate per CS-X (empty: not simulated) is the sweep's, per pass.
+    if (!f(kStepTime).empty()) {
+      const double rate = f(kInputRate).empty() ? 0.0 : std::stod(f(kInputRate));
+      const auto [known, first] = id.input.emplace(f(kMode), rate);
+      if (std::abs(known->second - rate) > 1e-9 * std::max(known->second, rate)) {
+        const auto shown = [](double v) {
+          return v > 0 ? fmt::format("{:g} samples/s per CS-X", v) : std::string("none");
+        };
+        throw InputError(fmt::format(
+            "{}: point {} was simulated with input {} where this sweep (or the file's other "
+            "rows) has {}: results of different input rates (--input-rate) under one sweep",
+            path, describe(key), shown(rate), shown(known->second)));
+      }
+    }
     return true;
   });
 }

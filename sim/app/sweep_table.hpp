@@ -51,11 +51,12 @@ struct SweepIdentity {
   std::vector<std::string> requested;            // one per pass (train, eval)
   std::vector<std::string> modes;                // the passes: train, eval or both
   std::map<std::string, std::string> overrides;  // platform label -> overrides column
+  std::map<std::string, double> input;  // mode -> input samples/s per CS-X (0: not simulated)
 };
 
 // Throws InputError naming `path` when a row of `t` belongs to another sweep (another model,
-// seq_len, MBS setting or mode, or other overrides under one platform label). Labels not yet in
-// `id` are added to it.
+// seq_len, MBS setting or mode, other overrides under one platform label, or another input rate
+// of a pass). Labels and passes not yet in `id` are added to it.
 void check_identity(const SweepTable& t, SweepIdentity& id, const std::string& path);
 // The identity of `t`'s first point, with every platform label's overrides (for merge: every
 // input must share it).

@@ -116,13 +116,15 @@ void print_pass(std::FILE* out, const app::Job& job, const app::PassResult& r) {
              best.sim.grad_reduce_time_s, best.sim.optimizer_time_s, best.sim.step_overhead_s);
   if (best.sim.input_busy_s > 0) {
     const auto& sc = job.scenario;
+    const auto processes = c.pass == model::Pass::kTrain ? sc.input_processes_per_worker
+                                                         : sc.input_eval_processes_per_worker;
     fmt::print(out,
                "  input: {:g} samples/s per process x {} process{} x {} worker{} per CS-X = {:g} "
                "samples/s ({}): {:.4f} s per step, {:.4f} s waited\n",
-               *sc.input_samples_per_s, sc.input_processes_per_worker,
-               sc.input_processes_per_worker == 1 ? "" : "es", sc.input_workers_per_csx,
-               sc.input_workers_per_csx == 1 ? "" : "s", app::input_samples_per_csx(sc),
-               sc.input_samples_per_s_where, best.sim.input_busy_s, best.sim.input_wait_s);
+               *sc.input_samples_per_s, processes, processes == 1 ? "" : "es",
+               sc.input_workers_per_csx, sc.input_workers_per_csx == 1 ? "" : "s",
+               app::input_samples_per_csx(sc, c.pass), sc.input_samples_per_s_where,
+               best.sim.input_busy_s, best.sim.input_wait_s);
   }
   fmt::print(out, "  activations: {} ({:.2f} forward passes recomputed per block)\n",
              best.memory.activation_plan, best.memory.recompute_passes);

@@ -57,8 +57,7 @@ void memoryx_gradient_receiver(Context& ctx);
 // ends when every layer is updated. With platform update_after_all_gradients (global-norm
 // gradient clipping: the clip factor needs the norm over every gradient of the step; Pascanu et
 // al. 2013, `max_gradient_norm` in the Model Zoo configs) no update starts before the step's
-// last gradient has arrived. With the input simulated, it holds each step's fixed cost
-// (step_overhead_s) before the step ends, while the input workers go on.
+// last gradient has arrived.
 void memoryx_optimizer(Context& ctx);
 // SwarmX node: broadcasts each layer it receives to its children (store and forward per layer,
 // receiving the next layer while forwarding this one).
@@ -66,7 +65,9 @@ void swarmx_broadcast(Context& ctx, std::int64_t node);
 // SwarmX node: sums one gradient from each child and forwards the sum up.
 void swarmx_reduce(Context& ctx, std::int64_t node);
 // Input workers of one CS-X (docs/model.md#input-pipeline): deliver its microbatches one after
-// another at input_samples_per_s, up to one step's batch ahead of the system.
+// another at input_samples_per_s, up to one step's batch ahead of the system. A training step's
+// fixed cost, added after the simulation, overlaps their work: each batch takes its input time
+// less that cost (at least 0).
 void input_workers(Context& ctx, std::int64_t system);
 // CS-X system: runs its microbatches layer by layer, forward then backward, prefetching up to
 // weight_buffers layers and sending each layer's gradient out.

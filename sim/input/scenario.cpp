@@ -31,7 +31,6 @@ const std::vector<std::string> kDataloaderIgnored{"data_dir",
                                                   "max_predictions_per_seq",
                                                   "max_sequence_length",
                                                   "num_classes",
-                                                  "num_workers",
                                                   "persistent_workers",
                                                   "prefetch_factor",
                                                   "shuffle",
@@ -68,20 +67,22 @@ const std::vector<std::string> kSimulationKeys{"platform",         "mode",
 
 // A count of the user's file that csxsim reads for the input pipeline: a whole number >= `min`,
 // else a warning and the default (a Model Zoo key never refuses a file).
+// At most 10^6 (processes or workers): more is taken for a typo.
 std::optional<std::int64_t> input_count(const Block& b, const std::string& key, std::int64_t min,
-                                        std::vector<std::string>& warnings) {
+                                        Scenario& s) {
   try {
-    return b.get_int_opt(key, min);
+    return b.get_int_opt(key, min, 1'000'000);
   } catch (const InputError& e) {
-    warnings.push_back(fmt::format("{}; the input pipeline takes the default", e.what()));
+    s.warnings.push_back(fmt::format("{}; the input pipeline takes the default, 1", e.what()));
+    if (s.input_count_problem.empty()) s.input_count_problem = e.what();
     return std::nullopt;
   }
 }
 
-// The train dataloader's processes per input worker: num_workers, 0 for its main process.
-void read_dataloader_processes(const Block& train, Scenario& s) {
-  if (const auto n = input_count(train, "num_workers", 0, s.warnings))
-    s.input_processes_per_worker = std::max<std::int64_t>(1, *n);
+// A dataloader's processes per input worker: num_workers, 0 for its main process.
+void read_dataloader_processes(const Block& loader, std::int64_t& processes, Scenario& s) {
+  if (const auto n = input_count(loader, "num_workers", 0, s))
+    processes = std::max<std::int64_t>(1, *n);
 }
 
 // The TensorFlow tree of the Model Zoo's R_1.7.0 layout: a `tf` folder above the file's
@@ -219,12 +220,13 @@ void read_simulation(const Block& root, Scenario& s) {
   if (s.simulated_steps > 100)
     throw InputError(fmt::format("{} = {}: at most 100 steps are simulated",
                                  sim->where("simulated_steps"), s.simulated_steps));
-  if (const auto v = sim->get_number_opt("input_samples_per_s", -1e300, 1e300); v && !(*v > 0))
+  if (const auto v = sim->get_number_opt("input_samples_per_s", -1e300, 1e300);
+      v && !(*v >= kMinInputRate && *v <= kMaxInputRate))
     throw InputError(fmt::format(
-        "{} = {:g}: the samples/s one input dataloader process delivers, a positive number "
-        "(leave the key out for no input simulation)",
-        sim->where("input_samples_per_s"), *v));
-  if (auto v = sim->get_number_opt("input_samples_per_s", 1e-300, 1e300)) {
+        "{} = {:g}: the samples/s one input dataloader process delivers, a number from {:g} to "
+        "{:g} (leave the key out for no input simulation)",
+        sim->where("input_samples_per_s"), *v, kMinInputRate, kMaxInputRate));
+  if (auto v = sim->get_number_opt("input_samples_per_s", kMinInputRate, kMaxInputRate)) {
     s.input_samples_per_s = *v;
     s.input_samples_per_s_where = sim->where("input_samples_per_s");
   }
@@ -367,7 +369,7 @@ Scenario read_scenario_unchecked(const YAML::Node& root_node, const std::string&
                                    true, s.warnings);
         s.num_csx = cluster->get_int_opt("num_csx");
         if (s.num_csx) s.num_csx_where = cluster->where("num_csx");
-        if (const auto w = input_count(*cluster, "num_workers_per_csx", 1, s.warnings))
+        if (const auto w = input_count(*cluster, "num_workers_per_csx", 1, s))
           s.input_workers_per_csx = *w;
       }
     if (auto loop = init.optional_child("loop")) {
@@ -379,11 +381,13 @@ Scenario read_scenario_unchecked(const YAML::Node& root_node, const std::string&
       train->warn_unknown_keys(dataloader_keys(), false, s.warnings);
       s.batch_size = train->get_int_opt("batch_size");
       s.train_mbs.dataloader = setting_in(*train, "micro_batch_size");
-      read_dataloader_processes(*train, s);
+      read_dataloader_processes(*train, s.input_processes_per_worker, s);
+      s.input_eval_processes_per_worker = s.input_processes_per_worker;
     }
     if (val) {
       val->warn_unknown_keys(dataloader_keys(), false, s.warnings);
       s.eval_batch_size = val->get_int_opt("batch_size");
+      read_dataloader_processes(*val, s.input_eval_processes_per_worker, s);
       s.eval_mbs.dataloader = setting_in(*val, "micro_batch_size");
     }
     s.train_mbs.scoped = flags.train;
@@ -402,7 +406,8 @@ Scenario read_scenario_unchecked(const YAML::Node& root_node, const std::string&
       train->warn_unknown_keys(dataloader_keys(), false, s.warnings);
       s.batch_size = train->get_int_opt("batch_size");
       s.train_mbs.dataloader = setting_in(*train, "micro_batch_size");
-      read_dataloader_processes(*train, s);
+      read_dataloader_processes(*train, s.input_processes_per_worker, s);
+      s.input_eval_processes_per_worker = s.input_processes_per_worker;
       if (s.batch_size && tensorflow_layout(file))
         s.warnings.push_back(fmt::format(
             "{} = {}: a TensorFlow file of the Model Zoo's R_1.7.0 layout sets the batch of each "
@@ -414,6 +419,7 @@ Scenario read_scenario_unchecked(const YAML::Node& root_node, const std::string&
       eval->warn_unknown_keys(dataloader_keys(), false, s.warnings);
       s.eval_batch_size = eval->get_int_opt("batch_size");
       s.eval_mbs.dataloader = setting_in(*eval, "micro_batch_size");
+      read_dataloader_processes(*eval, s.input_eval_processes_per_worker, s);
     }
     s.batch_size_per_system = tensorflow_layout(file);
     if (auto run = root.optional_child("runconfig")) {
@@ -424,8 +430,9 @@ Scenario read_scenario_unchecked(const YAML::Node& root_node, const std::string&
       s.num_csx = run->get_int_opt("num_csx");
       if (s.num_csx) s.num_csx_where = run->where("num_csx");
       s.max_steps = run->get_int_opt("max_steps");
-      if (const auto w = input_count(*run, "num_workers_per_csx", 1, s.warnings))
-        s.input_workers_per_csx = *w;
+      // The legacy RunConfig's default is 0, read as one worker per CS-X.
+      if (const auto w = input_count(*run, "num_workers_per_csx", 0, s))
+        s.input_workers_per_csx = std::max<std::int64_t>(1, *w);
       // The legacy layout's run mode and compile_only (simulation.mode and --mode win).
       if (auto m = run->get_string_opt("mode")) {
         const std::string mode = *m == "eval_all" ? "eval" : *m;

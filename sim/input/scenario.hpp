@@ -36,6 +36,11 @@ struct MbsSources {
   MbsSource dataloader;
 };
 
+// Bounds of one input process's rate (samples/s): slower than one sample in 1,000 s or faster
+// than 10^12 is taken for a typo.
+inline constexpr double kMinInputRate = 1e-3;
+inline constexpr double kMaxInputRate = 1e12;
+
 struct Scenario {
   std::string file;
   model::ModelSpec model;
@@ -69,8 +74,12 @@ struct Scenario {
   // the train dataloader's num_workers processes (0: its main process, so 1), and the samples
   // per second one process delivers (simulation.input_samples_per_s; unset: not simulated).
   std::int64_t input_workers_per_csx = 1;
-  std::int64_t input_processes_per_worker = 1;
+  std::int64_t input_processes_per_worker = 1;       // the train dataloader's
+  std::int64_t input_eval_processes_per_worker = 1;  // the val dataloader's (eval_input)
   std::optional<double> input_samples_per_s;
+  // The first of those counts that could not be read (warned, default 1): refused when a rate
+  // is given, which makes it decide the result.
+  std::string input_count_problem;
   std::string input_samples_per_s_where;
 };
 

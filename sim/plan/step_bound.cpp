@@ -56,23 +56,18 @@ std::string bound_of(const std::vector<ResourceBusy>& busy) {
 
 void finish(const SimulationInput& input, SimulationResult& r, bool record_trace) {
   const auto& p = input.platform;
-  // With the input simulated, the engine already held each step's fixed cost at its end (the
-  // input workers go on meanwhile: engine::memoryx_optimizer), so it is not added again.
-  const bool simulated_input = input.input_samples_per_s > 0;
   if (input.pass == model::Pass::kTrain) {
     r.step_overhead_s = p.step_overhead_s;
-    if (!simulated_input) r.step_time_s += p.step_overhead_s;
-    const double shift = simulated_input ? -r.step_overhead_s : 0.0;
+    r.step_time_s += p.step_overhead_s;
     if (record_trace && r.step_overhead_s > 0)
       for (std::size_t s = 0; s < r.step_end_s.size(); ++s)
-        r.trace.push_back(
-            {"step overhead",
-             fmt::format("step {} fixed cost{}", s, simulated_input ? "" : " (added)"),
-             "overhead",
-             r.step_end_s[s] + shift,
-             r.step_end_s[s] + shift + r.step_overhead_s,
-             {{"step", static_cast<std::int64_t>(s)}},
-             false});
+        r.trace.push_back({"step overhead",
+                           fmt::format("step {} fixed cost (added)", s),
+                           "overhead",
+                           r.step_end_s[s],
+                           r.step_end_s[s] + r.step_overhead_s,
+                           {{"step", static_cast<std::int64_t>(s)}},
+                           false});
   }
   const auto depth = build_swarmx_tree(input.plan.split.num_csx, p.swarmx_fanout).depth;
   double slowest = std::min(
@@ -87,6 +82,7 @@ void finish(const SimulationInput& input, SimulationResult& r, bool record_trace
   r.swarmx_level_busy_s.assign(static_cast<std::size_t>(std::max(0, depth - 1)),
                                bytes / p.swarmx_edge_Bps());
   r.memoryx_link_busy_s = bytes / p.memoryx_link_Bps();
+  const bool simulated_input = input.input_samples_per_s > 0;
   if (simulated_input)
     r.input_busy_s =
         static_cast<double>(input.plan.split.per_system_batch_size) / input.input_samples_per_s;

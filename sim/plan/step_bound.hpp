@@ -28,8 +28,8 @@ struct ResourceBusy {
 
 // Finishes a simulated result, the one place that does (engine::simulate_all calls it once per
 // simulated plan): a training step's fixed cost (platform step_overhead_s,
-// docs/model.md#compute-model) added to the step time, a barrier nothing overlaps (with the
-// input simulated, the engine has held it already and it is not added again), and with
+// docs/model.md#compute-model) added to the step time, a barrier nothing overlaps but the input
+// workers (engine::input_workers credit it), and with
 // `record_trace` an event after each step; the streaming and reduce busy times (slowest link),
 // each link's busy time (bytes / bandwidth for its busier direction: links are split duplex,
 // docs/model.md#execution-model-weight-streaming; SwarmX levels exist between SwarmX nodes, num_csx

@@ -99,7 +99,7 @@ Schema<Row> make_schema() {
       simulated("grad_reduce_time_s", "s", [](const C& c) { return c.sim.grad_reduce_time_s; }),
       simulated("optimizer_time_s", "s", [](const C& c) { return c.sim.optimizer_time_s; }),
       simulated("step_overhead_s", "s", [](const C& c) { return c.sim.step_overhead_s; }),
-      {{"input_samples_per_s", "samples/s", kReal},
+      {{"input_samples_per_s_per_csx", "samples/s", kReal},
        [](const Row& r) {
          return input_value(r, static_cast<double>(r.context.per_system_batch_size) /
                                    r.candidate.sim.input_busy_s);

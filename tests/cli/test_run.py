@@ -15,7 +15,7 @@ COLUMNS = ("model,platform,overrides,mode,num_csx,batch_size,per_system_batch_si
            "samples_per_s,samples_per_s_low,samples_per_s_high,step_time_s_low,step_time_s_high,"
            "tokens_per_s,mfu,bound,compute_share,csx_io_share,swarmx_share,memoryx_link_share,"
            "optimizer_share,step_overhead_share,input_share,compute_time_s,weight_stream_time_s,exposed_stream_time_s,grad_reduce_time_s,"
-           "optimizer_time_s,step_overhead_s,input_samples_per_s,input_wait_s,mem_activations_bytes,mem_weight_buffers_bytes,mem_gradients_bytes,"
+           "optimizer_time_s,step_overhead_s,input_samples_per_s_per_csx,input_wait_s,mem_activations_bytes,mem_weight_buffers_bytes,mem_gradients_bytes,"
            "mem_workspace_bytes,mem_total_bytes,mem_capacity_bytes,recompute_passes,activation_plan,steps,"
            "time_to_train_s,shard,grid")
 

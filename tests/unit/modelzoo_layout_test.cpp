@@ -207,10 +207,14 @@ TEST(ModelzooLayout, InputPipelineCounts) {
                                    "  fit:\n    train_dataloader:\n"
                                    "      batch_size: 64\n"
                                    "      num_workers: 8\n"
+                                   "    val_dataloader:\n"
+                                   "      batch_size: 16\n"
+                                   "      num_workers: 0\n"
                                    "simulation:\n  input_samples_per_s: 25\n");
   const auto s = csx::io::load_scenario(trainer, ".");
   EXPECT_EQ(s.input_workers_per_csx, 2);
   EXPECT_EQ(s.input_processes_per_worker, 8);
+  EXPECT_EQ(s.input_eval_processes_per_worker, 1);  // the val dataloader's 0: its main process
   ASSERT_TRUE(s.input_samples_per_s);
   EXPECT_EQ(*s.input_samples_per_s, 25);
 
@@ -230,14 +234,15 @@ TEST(ModelzooLayout, InputPipelineCounts) {
                                                    "model:\n") +
                                            kSmallBert);
   const auto o = csx::io::load_scenario(odd, ".");
-  EXPECT_EQ(o.input_workers_per_csx, 1);
+  EXPECT_EQ(o.input_workers_per_csx, 1);  // the legacy RunConfig's 0: one worker, no warning
   EXPECT_EQ(o.input_processes_per_worker, 1);
   EXPECT_EQ(std::count_if(o.warnings.begin(), o.warnings.end(),
                           [](const std::string& w) {
-                            return w.find("the input pipeline takes the default") !=
+                            return w.find("the input pipeline takes the default, 1") !=
                                    std::string::npos;
                           }),
-            2);
+            1);
+  EXPECT_NE(o.input_count_problem.find("num_workers"), std::string::npos) << o.input_count_problem;
 
   const auto zero =
       t.write("zero.yaml", std::string("train_input:\n  batch_size: 64\nmodel:\n") + kSmallBert +

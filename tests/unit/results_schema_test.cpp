@@ -36,7 +36,7 @@ TEST(ResultsSchema, UnitsOfTheColumns) {
   EXPECT_EQ(candidate("requested_micro_batch_size").unit, "");
   EXPECT_EQ(candidate("bound").unit, "");
   EXPECT_EQ(candidate_columns().size(), 51u);
-  EXPECT_EQ(candidate("input_samples_per_s").unit, "samples/s");
+  EXPECT_EQ(candidate("input_samples_per_s_per_csx").unit, "samples/s");
   EXPECT_EQ(candidate("input_wait_s").unit, "s");
   EXPECT_EQ(validation_schema().columns().size(), 13u);
 }

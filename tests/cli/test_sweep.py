@@ -131,4 +131,20 @@ with tempfile.TemporaryDirectory() as d:
     expect(["merge", parts[0], whole, "-o", merged], 2,
                err_has=["mix shards of different sweeps (an unsharded sweep, 0/3)"])
 
+# Rows simulated at another input rate (docs/model.md#input-pipeline) are not resumed or merged:
+# at 60 samples/s a step of 528 lasts 8.8 s, at 100 it lasts 5.28 s.
+with tempfile.TemporaryDirectory() as d:
+    slow, fast = os.path.join(d, "slow.csv"), os.path.join(d, "fast.csv")
+    g = ["--num-csx", "1", "--batch-size", "528", "-q"]
+    expect(["sweep", SCEN, *g, "--input-rate", "60", "--csv", slow], 0)
+    rows = list(csv.DictReader(open(slow)))
+    chosen = [r for r in rows if r["chosen"] == "true"][0]
+    check(abs(float(chosen["step_time_s"]) - 528 / 60) < 1e-6 and chosen["bound"] == "input",
+          f"an input-bound step lasts 528 / 60 s: {chosen['step_time_s']} {chosen['bound']}")
+    expect(["sweep", SCEN, "--num-csx", "1,2", "--batch-size", "528", "-q", "--input-rate", "100",
+            "--csv", slow, "--resume"], 2, err_has=["results of different input rates"])
+    expect(["sweep", SCEN, "--num-csx", "2", "--batch-size", "528", "-q", "--csv", fast], 0)
+    expect(["merge", slow, fast, "-o", os.path.join(d, "m.csv")], 2,
+           err_has=["with input none where", "60 samples/s per CS-X"])
+
 finish()

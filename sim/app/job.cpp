@@ -137,11 +137,14 @@ Job make_job(const io::Scenario& s, const Overrides& o, const std::string& data_
   return job;
 }
 
+std::int64_t input_processes_per_worker(const io::Scenario& s, model::Pass pass) {
+  return pass == model::Pass::kTrain ? s.input_processes_per_worker
+                                     : s.input_eval_processes_per_worker;
+}
+
 double input_samples_per_csx(const io::Scenario& s, model::Pass pass) {
   if (!s.input_samples_per_s) return 0;
-  const auto processes = pass == model::Pass::kTrain ? s.input_processes_per_worker
-                                                     : s.input_eval_processes_per_worker;
-  return *s.input_samples_per_s * static_cast<double>(processes) *
+  return *s.input_samples_per_s * static_cast<double>(input_processes_per_worker(s, pass)) *
          static_cast<double>(s.input_workers_per_csx);
 }
 

@@ -80,6 +80,8 @@ struct PassResult {
 [[nodiscard]] Job make_job(const io::Scenario& scenario, const Overrides& o,
                            const std::string& data_dir);
 
+// The dataloader processes each input worker runs in a pass (the train or the val dataloader's).
+[[nodiscard]] std::int64_t input_processes_per_worker(const io::Scenario& s, model::Pass pass);
 // Samples per second the input workers of one CS-X deliver in a pass: one process's rate x the
 // pass's dataloader processes per worker x num_workers_per_csx (docs/model.md#input-pipeline);
 // 0 when no rate is given.

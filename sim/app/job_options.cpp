@@ -46,10 +46,8 @@ Overrides read_overrides(const GivenOptions& given, bool grid) {
     o.simulated_steps = parse_whole(*sim_steps, "--sim-steps");
   if (const auto rate = given.text("input-rate")) {
     const auto refuse = [&] {
-      return InputError(fmt::format(
-          "--input-rate {}: the samples/s one input dataloader process delivers, a number from "
-          "{:g} to {:g} (e.g. 400 or 1.5K)",
-          *rate, io::kMinInputRate, io::kMaxInputRate));
+      return InputError(
+          fmt::format("--input-rate {}: {} (e.g. 400 or 1.5K)", *rate, io::input_rate_rule()));
     };
     try {
       o.input_samples_per_s = parse_amount(*rate, "--input-rate");

@@ -14,11 +14,12 @@ namespace {
 // the MBS, up to rounding (docs/model.md#input-pipeline).
 constexpr double kTie = 1e-9;
 
-// Fastest fitting candidate; ties go to the larger MBS (fewer microbatches).
-std::optional<std::size_t> fastest(const std::vector<Evaluated>& c) {
+// Fastest fitting candidate, but `skip`; ties go to the larger MBS (fewer microbatches).
+std::optional<std::size_t> fastest(const std::vector<Evaluated>& c,
+                                   std::optional<std::size_t> skip = std::nullopt) {
   std::optional<std::size_t> best;
   for (std::size_t i = 0; i < c.size(); ++i) {
-    if (!c[i].fits) continue;
+    if (!c[i].fits || i == skip) continue;
     if (!best) {
       best = i;
       continue;
@@ -37,9 +38,7 @@ double samples_per_s(const Evaluated& e) {
 // " (close call: runner-up N within X%)" when the fastest other fitting candidate's step time is
 // within `threshold` of the chosen one's (docs/rules.md#microbatching-rules); empty otherwise.
 std::string close_call(const std::vector<Evaluated>& c, std::size_t chosen, double threshold) {
-  std::optional<std::size_t> next;
-  for (std::size_t i = 0; i < c.size(); ++i)
-    if (i != chosen && c[i].fits && (!next || c[i].step_time_s < c[*next].step_time_s)) next = i;
+  const auto next = fastest(c, chosen);
   if (!next) return "";
   // A rounding tie may leave the runner-up a hair faster: within 0 %.
   const double gap = std::max(0.0, c[*next].step_time_s / c[chosen].step_time_s - 1);

@@ -116,8 +116,7 @@ void print_pass(std::FILE* out, const app::Job& job, const app::PassResult& r) {
              best.sim.grad_reduce_time_s, best.sim.optimizer_time_s, best.sim.step_overhead_s);
   if (best.sim.input_busy_s > 0) {
     const auto& sc = job.scenario;
-    const auto processes = c.pass == model::Pass::kTrain ? sc.input_processes_per_worker
-                                                         : sc.input_eval_processes_per_worker;
+    const auto processes = app::input_processes_per_worker(sc, c.pass);
     fmt::print(out,
                "  input: {:g} samples/s per process x {} process{} x {} worker{} per CS-X = {:g} "
                "samples/s ({}): {:.4f} s per step, {:.4f} s waited\n",

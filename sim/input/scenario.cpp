@@ -220,15 +220,12 @@ void read_simulation(const Block& root, Scenario& s) {
   if (s.simulated_steps > 100)
     throw InputError(fmt::format("{} = {}: at most 100 steps are simulated",
                                  sim->where("simulated_steps"), s.simulated_steps));
-  if (const auto v = sim->get_number_opt("input_samples_per_s", -1e300, 1e300);
-      v && !(*v >= kMinInputRate && *v <= kMaxInputRate))
-    throw InputError(fmt::format(
-        "{} = {:g}: the samples/s one input dataloader process delivers, a number from {:g} to "
-        "{:g} (leave the key out for no input simulation)",
-        sim->where("input_samples_per_s"), *v, kMinInputRate, kMaxInputRate));
-  if (auto v = sim->get_number_opt("input_samples_per_s", kMinInputRate, kMaxInputRate)) {
-    s.input_samples_per_s = *v;
+  if (const auto v = sim->get_number_opt("input_samples_per_s", -1e300, 1e300)) {
     s.input_samples_per_s_where = sim->where("input_samples_per_s");
+    if (!(*v >= kMinInputRate && *v <= kMaxInputRate))
+      throw InputError(fmt::format("{} = {:g}: {} (leave the key out for no input simulation)",
+                                   s.input_samples_per_s_where, *v, input_rate_rule()));
+    s.input_samples_per_s = *v;
   }
   // A relative speedup (0.03: 3 % faster). 1 already asks for twice as fast, so a value of 1 or
   // more is most likely a percentage: said, not refused (it is a legal threshold).
@@ -251,6 +248,12 @@ void read_simulation(const Block& root, Scenario& s) {
 
 Scenario read_scenario_unchecked(const YAML::Node& root_node, const std::string& file,
                                  const std::string& data_dir, std::optional<std::int64_t> seq_len);
+
+std::string input_rate_rule() {
+  return fmt::format(
+      "the samples/s one input dataloader process delivers, a number from {:g} to {:g}",
+      kMinInputRate, kMaxInputRate);
+}
 
 std::string to_string(Mode m) {
   return kModeNames.at(static_cast<std::size_t>(m));

@@ -40,6 +40,8 @@ struct MbsSources {
 // than 10^12 is taken for a typo.
 inline constexpr double kMinInputRate = 1e-3;
 inline constexpr double kMaxInputRate = 1e12;
+// What a rate must be, for the messages of --input-rate and simulation.input_samples_per_s.
+[[nodiscard]] std::string input_rate_rule();
 
 struct Scenario {
   std::string file;

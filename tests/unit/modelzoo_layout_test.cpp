@@ -9,6 +9,7 @@
 #include <algorithm>
 #include <filesystem>
 #include <fstream>
+#include <sstream>
 #include <string>
 
 #include "common/errors.hpp"
@@ -190,14 +191,10 @@ TEST(ModelzooLayout, BatchNormRefusals) {
 // from our simulation block. A Model Zoo value csxsim cannot use warns and keeps the default.
 TEST(ModelzooLayout, InputPipelineCounts) {
   TempTree t;
-  const std::string model = std::string("    model:\n") + R"(      name: bert
-      vocab_size: 30522
-      hidden_size: 64
-      num_hidden_layers: 4
-      num_heads: 4
-      filter_size: 256
-      max_position_embeddings: 512
-)";
+  // kSmallBert under trainer.init.model: each of its lines 4 spaces deeper.
+  std::string model = "    model:\n      name: bert\n";
+  std::istringstream lines(kSmallBert);
+  for (std::string line; std::getline(lines, line);) model += "    " + line + "\n";
   const auto trainer = t.write("trainer.yaml",
                                "trainer:\n  init:\n    backend:\n"
                                "      backend_type: CSX\n"

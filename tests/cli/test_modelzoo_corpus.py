@@ -165,6 +165,14 @@ def yaml_files(folder, prefix):
 
 files = yaml_files(CORPUS, "") + yaml_files(R17, "R_1.7.0")
 files = [(rel.lstrip("/"), path) for rel, path in files]
+corpus_size = len(files)
+if os.environ.get("CSXSIM_SANITIZED") == "1":
+    # The sanitizer pass (tests/CMakeLists.txt) reads every third file and those the figures below
+    # need: the whole corpus under AddressSanitizer takes five minutes of CI's twenty.
+    needed = {rel for rel, _, _ in PUBLISHED} | {f"R_1.7.0/transformers/{n}" for pair in SAME_SHAPE for n in pair}
+    needed.add("R_1.7.0/transformers/pytorch/bert/fine_tuning/extractive_summarization/configs/"
+               "bert_base_summarization.yaml")
+    files = [f for i, f in enumerate(files) if i % 3 == 0 or f[0] in needed]
 with ThreadPoolExecutor(max_workers=2) as pool:
     results = list(pool.map(one, files))
 
@@ -263,5 +271,5 @@ for release, c in sorted(counts.items()):
           f"{sum(c['refused'].values())} refused by family ({refused})")
 print(f"corpus: {total} files, {ran} run ({ran / total:.1%})")
 check(ran >= 0.95 * total, f"fewer than 95 % of {total} files run")
-check(total >= 323, f"{total} corpus files, expected 323 (238 + 85)")
+check(corpus_size >= 323, f"{corpus_size} corpus files, expected 323 (238 + 85)")
 finish()

@@ -1,8 +1,11 @@
 """Tiny helpers for the command-line tests: run csxsim, check status and output."""
+import os
 import subprocess
 import sys
 
 CSXSIM = sys.argv[1] if len(sys.argv) > 1 else "build/csxsim"
+# Set by tests/CMakeLists.txt in the sanitizer build: slow parts are skipped or sampled there.
+SANITIZED = os.environ.get("CSXSIM_SANITIZED") == "1"
 failures = []
 
 

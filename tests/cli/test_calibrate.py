@@ -5,7 +5,7 @@ import os
 import subprocess
 import tempfile
 
-from clitest import CSXSIM, check, expect, finish
+from clitest import CSXSIM, SANITIZED, check, expect, finish
 
 BERT = """- name: {name}
   model: models/bert_large_msl128.yaml
@@ -48,7 +48,7 @@ with tempfile.TemporaryDirectory() as d:
 # sanitizer pass skips it (the fit simulates the reference set a dozen times; CI's own
 # tools/calibrate --check runs the plain build).
 root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-if os.environ.get("CSXSIM_SANITIZED"):
+if SANITIZED:
     print("note: tools/calibrate --check skipped in the sanitizer build")
 else:
     r = subprocess.run([os.path.join(root, "tools", "calibrate"), "--check", "--csxsim",

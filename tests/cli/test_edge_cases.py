@@ -10,7 +10,7 @@ import signal
 import subprocess
 import tempfile
 
-from clitest import CSXSIM, check, expect, finish, run
+from clitest import CSXSIM, SANITIZED, check, expect, finish, run
 
 CSXSIM = os.path.abspath(CSXSIM)
 
@@ -361,7 +361,7 @@ print(json.dumps(out))
         import csxsim
     except ImportError:
         csxsim = None
-    if csxsim is not None and os.environ.get("CSXSIM_SANITIZED") != "1":
+    if csxsim is not None and not SANITIZED:
         try:
             csxsim.sweep(scen, num_csx=[], batch_size=528)
             check(False, "num_csx=[] is refused")

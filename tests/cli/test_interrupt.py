@@ -8,12 +8,12 @@ import subprocess
 import tempfile
 import time
 
-from clitest import CSXSIM, check, expect, finish
+from clitest import CSXSIM, SANITIZED, check, expect, finish
 
 SCEN = "scenarios/gpt3_xl_4x_cs2.yaml"
 # The sanitizer pass (tests/CMakeLists.txt) sweeps 15 of the 48 points: the six sweeps take four
 # minutes under AddressSanitizer.
-if os.environ.get("CSXSIM_SANITIZED") == "1":
+if SANITIZED:
     NUM_CSX, BATCHES = "1:16:x2", "264,528,1056"
 else:
     NUM_CSX, BATCHES = "1:128:x2", "264,528,1056,2112,4224,8448"

@@ -387,8 +387,9 @@ GivenOptions given_keywords(
     if (o.in_python() && !o.argument) known.emplace_back(o.spec->keyword);
   GivenOptions given;
   for (const auto& [keyword, values] : keywords) {
+    const std::string_view name = keyword;  // clang 14 cannot capture a structured binding
     const auto it = std::find_if(options.begin(), options.end(), [&](const CommandOption& o) {
-      return o.in_python() && !o.argument && o.spec->keyword == keyword;
+      return o.in_python() && !o.argument && o.spec->keyword == name;
     });
     if (it == options.end())
       throw InputError(fmt::format("{}(): unrecognised keyword argument '{}'{}", command, keyword,

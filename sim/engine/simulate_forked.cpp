@@ -46,8 +46,8 @@ nlohmann::json to_json(const SimulationResult& r) {
   for (const auto& e : r.trace) {
     // Arguments as [key, value] pairs, in order; a value keeps its type (integer, real, text).
     auto args = nlohmann::json::array();
-    for (const auto& [key, value] : e.args)
-      std::visit([&args, &key](const auto& v) { args.push_back({key, v}); }, value);
+    for (const auto& arg : e.args)
+      std::visit([&args, &arg](const auto& v) { args.push_back({arg.first, v}); }, arg.second);
     t.push_back({e.track, e.name, e.category, e.start_s, e.end_s, args, e.counter});
   }
   return j;

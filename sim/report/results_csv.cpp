@@ -10,10 +10,6 @@ namespace {
 
 using Row = CandidateRow;
 using Col = Schema<Row>::Column;
-constexpr auto kInt = ColumnType::kInteger;
-constexpr auto kReal = ColumnType::kReal;
-constexpr auto kText = ColumnType::kText;
-constexpr auto kBool = ColumnType::kBool;
 
 // A simulated quantity: null for a candidate not simulated.
 Value timing(const Row& r, double v) {

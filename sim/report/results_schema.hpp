@@ -18,6 +18,11 @@ namespace csx::io {
 
 // In the order of the Value alternatives that hold them (after null).
 enum class ColumnType { kInteger, kReal, kText, kBool };
+// Short names for the column tables.
+inline constexpr auto kInt = ColumnType::kInteger;
+inline constexpr auto kReal = ColumnType::kReal;
+inline constexpr auto kText = ColumnType::kText;
+inline constexpr auto kBool = ColumnType::kBool;
 // "integer", "real", "text", "bool"
 [[nodiscard]] const char* to_string(ColumnType type);
 

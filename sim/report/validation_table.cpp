@@ -5,9 +5,6 @@ namespace csx::io {
 
 const Schema<ValidationRow>& validation_schema() {
   using R = ValidationRow;
-  constexpr auto kInt = ColumnType::kInteger;
-  constexpr auto kReal = ColumnType::kReal;
-  constexpr auto kText = ColumnType::kText;
   static const Schema<R> schema({
       {{"name", "", kText}, [](const R& r) { return Value(r.name); }},
       {{"group", "", kText}, [](const R& r) { return Value(r.group); }},

@@ -387,7 +387,7 @@ GivenOptions given_keywords(
     if (o.in_python() && !o.argument) known.emplace_back(o.spec->keyword);
   GivenOptions given;
   for (const auto& [keyword, values] : keywords) {
-    const std::string_view name = keyword;  // clang 14 cannot capture a structured binding
+    const std::string_view name = keyword;  // clang before 16 cannot capture a binding
     const auto it = std::find_if(options.begin(), options.end(), [&](const CommandOption& o) {
       return o.in_python() && !o.argument && o.spec->keyword == name;
     });

@@ -32,9 +32,9 @@ std::string format_groups(const std::vector<std::pair<std::int64_t, std::int64_t
   return fmt::format("{}", fmt::join(parts, " + "));
 }
 
-void print_text(const batching::BatchSplit& split,
-                const std::vector<batching::SupportedSize>& supported,
-                const batching::Resolution& r) {
+void print_candidates(const batching::BatchSplit& split,
+                      const std::vector<batching::SupportedSize>& supported,
+                      const batching::Resolution& r) {
   fmt::print("batch_size {} over num_csx {}: per-system batches {} (P = {})\n", split.batch_size,
              split.num_csx, describe_systems(split), split.per_system_batch_size);
   fmt::print("supported micro_batch_size values S({}): {} values\n", split.per_system_batch_size,
@@ -74,7 +74,7 @@ int candidates_command(const Args& args) {
   if (vm->count("json"))
     fmt::print("{}\n", io::json_text(app::candidates_json(c), 2));
   else
-    print_text(c.split, c.supported, c.resolution);
+    print_candidates(c.split, c.supported, c.resolution);
   return 0;
 }
 

@@ -17,8 +17,8 @@ using app::attention_kind;
 using app::Figures;
 using app::kind_name;
 
-void print_text(const io::Scenario& scenario, const platform::PlatformSpec& platform,
-                const model::ModelCosts& costs, const Figures& f) {
+void print_description(const io::Scenario& scenario, const platform::PlatformSpec& platform,
+                       const model::ModelCosts& costs, const Figures& f) {
   const auto& spec = scenario.model;
   const auto& [max_mbs, mx, train_flops] = f;
 
@@ -75,7 +75,7 @@ int describe_command(const Args& args) {
   if (vm->count("json"))
     fmt::print("{}\n", io::json_text(app::describe_json(d), 2));
   else
-    print_text(d.scenario, d.platform, d.costs, d.figures);
+    print_description(d.scenario, d.platform, d.costs, d.figures);
   return 0;
 }
 

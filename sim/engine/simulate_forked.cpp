@@ -46,7 +46,7 @@ nlohmann::json to_json(const SimulationResult& r) {
   for (const auto& e : r.trace) {
     // Arguments as [key, value] pairs, in order; a value keeps its type (integer, real, text).
     auto args = nlohmann::json::array();
-    for (const auto& arg : e.args)
+    for (const auto& arg : e.args)  // not [key, value]: clang before 16 cannot capture a binding
       std::visit([&args, &arg](const auto& v) { args.push_back({arg.first, v}); }, arg.second);
     t.push_back({e.track, e.name, e.category, e.start_s, e.end_s, args, e.counter});
   }

@@ -14,7 +14,7 @@ namespace {
 platform::PlatformSpec cs2() {
   return platform::load_platform("cs2", CSXSIM_SOURCE_DIR);
 }
-model::ModelCosts costs_of(const std::string& stem) {
+model::ModelCosts shipped_costs(const std::string& stem) {
   return model::layer_costs(
       model::load_model(std::string(CSXSIM_SOURCE_DIR) + "/models/" + stem + ".yaml"));
 }
@@ -104,7 +104,7 @@ TEST(ComputeModel, SimdFillAndKernelTime) {
 // fewest: k = 6 also gives 6 + 6 + 2 = 14, the first found is kept).
 TEST(Memory, LeastRecomputeThatFits) {
   const auto p = cs2();
-  const auto c = costs_of("llama_7b_msl2048");
+  const auto c = shipped_costs("llama_7b_msl2048");
   const double s = 2048, h = 4096, f = 11008, boundary = 2 * s * h;
   const auto m1 = model::on_chip_memory(c, p, 1, model::Pass::kTrain);
   EXPECT_DOUBLE_EQ(m1.total_bytes, m1.activations_bytes + m1.weight_buffers_bytes +
@@ -161,7 +161,7 @@ TEST(Memory, LeastRecomputeThatFits) {
 TEST(Memory, KeptAttentionScores) {
   auto p = cs2();
   p.kept_bytes_per_attention_score = 2;
-  const auto c = costs_of("llama_7b_msl2048");
+  const auto c = shipped_costs("llama_7b_msl2048");
   const double s = 2048, h = 4096, f = 11008, a = 32;
   const double per_block = 6 * s * h + 2 * s * h + 4 * s * f + 4 * s * h + 2 * a * s * s;
   const auto m1 = model::on_chip_memory(c, p, 1, model::Pass::kTrain);
@@ -178,10 +178,10 @@ TEST(Memory, KeptAttentionScores) {
 
 TEST(Memory, MemoryXCapacity) {
   const auto p = cs2();  // 4 TB, 16 bytes per parameter -> 250e9 parameters
-  EXPECT_TRUE(model::memoryx_check(costs_of("gpt3_175b"), p).fits);
+  EXPECT_TRUE(model::memoryx_check(shipped_costs("gpt3_175b"), p).fits);
   auto small = p;
   small.memoryx_capacity_bytes = 1e12;
-  const auto x = model::memoryx_check(costs_of("gpt3_175b"), small);
+  const auto x = model::memoryx_check(shipped_costs("gpt3_175b"), small);
   EXPECT_FALSE(x.fits);
   EXPECT_NEAR(x.required_bytes, 16 * 174.6e9, 0.01 * 16 * 174.6e9);
 }

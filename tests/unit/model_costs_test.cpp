@@ -7,18 +7,14 @@
 
 #include "input/model_loader.hpp"
 #include "model/layer_costs.hpp"
+#include "shipped_models.hpp"
 
 using namespace csx::model;
 
 namespace {
 
-std::string models_dir() {
-  return std::string(CSXSIM_SOURCE_DIR) + "/models/";
-}
-
-ModelCosts costs_of(const std::string& stem) {
-  return layer_costs(load_model(models_dir() + stem + ".yaml"));
-}
+using csx::testing::shipped_costs;
+using csx::testing::shipped_model;
 
 double rel(double a, double b) {
   return std::fabs(a - b) / b;
@@ -28,23 +24,23 @@ double rel(double a, double b) {
 
 // Published parameter counts.
 TEST(Parameters, Gpt3_175B_BrownEtAl2020) {
-  EXPECT_LT(rel(static_cast<double>(costs_of("gpt3_175b").parameters()), 174.6e9), 0.01);
+  EXPECT_LT(rel(static_cast<double>(shipped_costs("gpt3_175b").parameters()), 174.6e9), 0.01);
 }
 TEST(Parameters, Llama2_7B_TouvronEtAl2023) {
-  EXPECT_LT(rel(static_cast<double>(costs_of("llama2_7b").parameters()), 6.74e9), 0.01);
+  EXPECT_LT(rel(static_cast<double>(shipped_costs("llama2_7b").parameters()), 6.74e9), 0.01);
 }
 TEST(Parameters, Llama3_8B_MetaModelCard) {
-  EXPECT_LT(rel(static_cast<double>(costs_of("llama3_8b").parameters()), 8.03e9), 0.01);
+  EXPECT_LT(rel(static_cast<double>(shipped_costs("llama3_8b").parameters()), 8.03e9), 0.01);
 }
 TEST(Parameters, BertLarge_DevlinEtAl2019) {
-  EXPECT_LT(rel(static_cast<double>(costs_of("bert_large_msl128").parameters()), 335e6), 0.02);
+  EXPECT_LT(rel(static_cast<double>(shipped_costs("bert_large_msl128").parameters()), 335e6), 0.02);
 }
 TEST(Parameters, ResNet50_HeEtAl2016) {
   // torchvision's ResNet-50: 25,557,032 parameters.
-  EXPECT_LT(rel(static_cast<double>(costs_of("resnet50").parameters()), 25.557e6), 0.001);
+  EXPECT_LT(rel(static_cast<double>(shipped_costs("resnet50").parameters()), 25.557e6), 0.001);
 }
 TEST(Parameters, Mixtral8x7B_JiangEtAl2024) {
-  EXPECT_LT(rel(static_cast<double>(costs_of("mixtral_8x7b").parameters()), 46.7e9), 0.01);
+  EXPECT_LT(rel(static_cast<double>(shipped_costs("mixtral_8x7b").parameters()), 46.7e9), 0.01);
 }
 
 // Narayanan et al. 2021 (SC'21), eq. 3: training FLOPs per iteration with full activation
@@ -52,7 +48,7 @@ TEST(Parameters, Mixtral8x7B_JiangEtAl2024) {
 // counting gives 72 B s l h^2 (1 + s/(6h) + V/(12 l h)).
 TEST(Flops, Gpt3MatchesNarayananEq3) {
   for (const char* stem : {"gpt3_xl", "gpt3_2p7b", "gpt3_6p7b", "gpt3_13b", "gpt3_175b"}) {
-    const auto spec = load_model(models_dir() + stem + ".yaml");
+    const auto spec = shipped_model(stem);
     const auto c = layer_costs(spec);
     const auto& st = spec.main_stack();
     const double B = 1536, s = 2048, l = static_cast<double>(st.num_layers),
@@ -74,7 +70,7 @@ TEST(Flops, Gpt3MatchesNarayananEq3) {
 // 34 - 14 = 20.
 TEST(Activations, KorthikantiTable2LessElementwise) {
   for (const char* stem : {"gpt3_xl", "gpt3_175b", "gpt2_small", "bert_large_msl512"}) {
-    const auto spec = load_model(models_dir() + stem + ".yaml");
+    const auto spec = shipped_model(stem);
     const auto c = layer_costs(spec);
     const auto& st = spec.main_stack();
     const double s = static_cast<double>(spec.seq_len), h = static_cast<double>(st.hidden_size),
@@ -94,7 +90,7 @@ TEST(Activations, KorthikantiTable2LessElementwise) {
 // DiT adaLN-Zero (Peebles & Xie 2023): y = x + alpha * o for the attention and the FFN branch,
 // so alpha's gradient needs each branch output o (a product's result, 2sh each): 20sh + 4sh.
 TEST(Activations, DitKeepsItsGatedBranchOutputs) {
-  const auto spec = load_model(models_dir() + "dit_2b.yaml");
+  const auto spec = shipped_model("dit_2b");
   const auto& st = spec.main_stack();
   ASSERT_TRUE(st.adaptive_norm);
   const double s = static_cast<double>(st.tokens), h = static_cast<double>(st.hidden_size);
@@ -108,7 +104,7 @@ TEST(Activations, DitKeepsItsGatedBranchOutputs) {
 
 // Llama-style models: SwiGLU has three FFN matrices, GQA shrinks K and V.
 TEST(Layers, SwiGluAndGqa) {
-  const auto spec = load_model(models_dir() + "llama3_8b.yaml");
+  const auto spec = shipped_model("llama3_8b");
   EXPECT_EQ(spec.main_stack().num_kv_heads, 8);
   EXPECT_TRUE(spec.main_stack().gated_ffn);
   const auto c = layer_costs(spec);

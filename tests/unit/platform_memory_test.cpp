@@ -2,21 +2,18 @@
 #include <gtest/gtest.h>
 
 #include "common/errors.hpp"
-#include "input/model_loader.hpp"
 #include "input/platform_loader.hpp"
 #include "model/compute_model.hpp"
 #include "model/layer_costs.hpp"
 #include "model/memory_model.hpp"
+#include "shipped_models.hpp"
 
 using namespace csx;
+using csx::testing::shipped_costs;
 
 namespace {
 platform::PlatformSpec cs2() {
   return platform::load_platform("cs2", CSXSIM_SOURCE_DIR);
-}
-model::ModelCosts shipped_costs(const std::string& stem) {
-  return model::layer_costs(
-      model::load_model(std::string(CSXSIM_SOURCE_DIR) + "/models/" + stem + ".yaml"));
 }
 }  // namespace
 

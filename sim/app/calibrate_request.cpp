@@ -113,10 +113,10 @@ CalibrationOutcome execute_calibration(const CalibrateRequest& q) {
         fmt::format("{}: {} current-release measurement(s); a fit and its "
                     "cross-validation need at least two",
                     q.reference, n));
-  for (const auto& p : runs.parameters()) o.start.push_back(platform_value(dir, "cs2", p.key));
+  for (const auto& p : runs.parameters()) o.in_files.push_back(platform_value(dir, "cs2", p.key));
   std::vector<std::size_t> all(n);
   for (std::size_t i = 0; i < n; ++i) all[i] = i;
-  o.best = fit_calibration(runs, all, o.start);
+  o.best = fit_calibration(runs, all, fit_start(runs.parameters()), kFullFitStep);
   const auto sim = runs.simulate(o.best, all);
   double sum_abs = 0;
   for (std::size_t i = 0; i < n; ++i) {

@@ -34,7 +34,7 @@ struct CalibrateRequest {
 
 struct CalibrationOutcome {
   std::shared_ptr<CalibrationRuns> runs;  // the measured runs and the parameters
-  std::vector<double> start;              // the parameters' values in platforms/*.yaml
+  std::vector<double> in_files;           // the parameters' values in platforms/*.yaml
   std::vector<double> best;               // the fit
   double in_sample_mape_pct = 0, in_sample_largest_pct = 0;
   // check: what differs between platforms/*.yaml and the fit (empty: they match).

@@ -16,7 +16,7 @@ double log_residual(const CalibrationRuns& runs, const SimulatedRun& s, std::siz
 }
 
 std::vector<double> fit_calibration(CalibrationRuns& runs, const std::vector<std::size_t>& members,
-                                    const std::vector<double>& x0) {
+                                    const std::vector<double>& x0, double initial_step) {
   std::vector<double> low, high;
   for (const auto& p : runs.parameters()) {
     low.push_back(p.low);
@@ -31,7 +31,14 @@ std::vector<double> fit_calibration(CalibrationRuns& runs, const std::vector<std
   };
   FitSettings settings;
   settings.f_scale = kRunNoise;
+  settings.initial_step = initial_step;
   return fit_robust(residuals, x0, low, high, settings).x;
+}
+
+std::vector<double> fit_start(const std::vector<CalibrationParameter>& parameters) {
+  std::vector<double> x;
+  for (const auto& p : parameters) x.push_back((p.low + p.high) / 2);
+  return x;
 }
 
 std::string group_of(const CalibrationRun& run, const std::string& how) {
@@ -59,7 +66,7 @@ CrossValidation cross_validate_runs(CalibrationRuns& runs, const std::vector<dou
     std::vector<std::size_t> others;
     for (std::size_t i = 0; i < all.size(); ++i)
       if (std::find(members.begin(), members.end(), i) == members.end()) others.push_back(i);
-    const auto x = fit_calibration(runs, others, best);
+    const auto x = fit_calibration(runs, others, best, kRefitStep);
     const auto sim = runs.simulate(x, members);
     for (std::size_t k = 0; k < members.size(); ++k)
       cv.predictions[members[k]] = {sim[k].samples_per_s, all[members[k]].entry.samples_per_s,

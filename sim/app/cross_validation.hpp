@@ -20,11 +20,22 @@ namespace csx::app {
 inline constexpr double kRunNoise = 0.1;
 
 // The values minimising the soft_l1 cost of ln(simulated / measured) over the runs `members`
-// (indices into runs.runs()) within the parameters' bounds, from x0 (fit_robust's settings,
-// f_scale kRunNoise). Throws as CalibrationRuns::simulate.
+// (indices into runs.runs()) within the parameters' bounds, from x0 with a first step of
+// `initial_step` of each range (fit_robust's other settings, f_scale kRunNoise). Throws as
+// CalibrationRuns::simulate.
 [[nodiscard]] std::vector<double> fit_calibration(CalibrationRuns& runs,
                                                   const std::vector<std::size_t>& members,
-                                                  const std::vector<double>& x0);
+                                                  const std::vector<double>& x0,
+                                                  double initial_step);
+
+// Where the full fit starts: the middle of each parameter's bounds, so that the fit is a function
+// of the data alone (not of the values written into platforms/*.yaml), with a first step of a
+// quarter of each range.
+[[nodiscard]] std::vector<double> fit_start(const std::vector<CalibrationParameter>& parameters);
+inline constexpr double kFullFitStep = 0.25;
+// A refit starts from the full fit with a first step of 2 % of each range, and stops on the
+// parameters (fit_robust's xtol): a tenth of that tolerance gives the same out-of-sample table.
+inline constexpr double kRefitStep = 0.02;
 
 // ln(simulated / measured) of run i.
 [[nodiscard]] double log_residual(const CalibrationRuns& runs, const SimulatedRun& s,

@@ -71,7 +71,6 @@ FitResult fit_robust(const Residuals& residuals, std::vector<double> x0,
   opt.set_lower_bounds(std::vector<double>(n, 0.0));
   opt.set_upper_bounds(std::vector<double>(n, 1.0));
   opt.set_xtol_abs(settings.xtol);
-  opt.set_ftol_rel(settings.ftol);
   opt.set_initial_step(settings.initial_step);
   opt.set_maxeval(settings.max_evaluations);
   opt.set_min_objective(objective, &s);

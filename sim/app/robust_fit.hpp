@@ -21,11 +21,11 @@ using Residuals = std::function<std::vector<double>(const std::vector<double>&)>
 
 struct FitSettings {
   double f_scale = 0.1;  // soft_l1's scale, in the residuals' units
-  // Stops when a step moves every parameter by less than xtol x (its high - low), or the cost by
-  // less than ftol x itself (scipy's xtol and ftol on the parameters scaled by their ranges).
-  double xtol = 1e-4, ftol = 1e-6;
-  // BOBYQA's first trust-region radius, a fraction of each range: 2 %, as a refit starts near
-  // its optimum (the full fit's values).
+  // Stops when a step moves every parameter by less than xtol x (its high - low): on the
+  // parameters only, as the cost is flat along some directions, where a stop on a relative change
+  // of the cost (ftol 1e-6) ended early at a point that depended on the start.
+  double xtol = 1e-4;
+  // BOBYQA's first trust-region radius, a fraction of each range.
   double initial_step = 0.02;
   int max_evaluations = 1000;
 };

@@ -67,7 +67,7 @@ int print_calibration(std::FILE* out, const app::CalibrateRequest& q,
   fmt::print(out, "fitted on {} current-release runs:\n", runs.runs().size());
   for (std::size_t k = 0; k < params.size(); ++k)
     fmt::print(out, "  {} = {:.4g}  (bounds {:g}-{:g}; platforms/*.yaml: {:.4g})\n", params[k].key,
-               o.best[k], params[k].low, params[k].high, o.start[k]);
+               o.best[k], params[k].low, params[k].high, o.in_files[k]);
   fmt::print(out, "in-sample MAPE {:.1f}%, largest {:.1f}%\n", o.in_sample_mape_pct,
              o.in_sample_largest_pct);
   if (q.check) {

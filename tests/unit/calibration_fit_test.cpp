@@ -64,6 +64,24 @@ TEST(RobustFit, OutlierCountsLinearly) {
   EXPECT_NEAR(r.cost, 0.0892417, 1e-6);
 }
 
+TEST(RobustFit, FlatDirectionEndsAtTheOptimumFromEitherSide) {
+  // A run the model cannot fit (a constant residual 0.1) and a direction a hundred times flatter
+  // than the other: r = (0.1, x0 - 1, 0.01 (x1 - 0.3)). The optimum is (1, 0.3) by hand, and the
+  // fit reaches it from either side of x1. (With NLopt's relative cost stop at 1e-6 as well, the
+  // fit from x1 = 0 ended at 0.023.)
+  const auto fit = [](double x1) {
+    return app::fit_robust(([](const std::vector<double>& x) {
+                             return std::vector<double>{0.1, x[0] - 1, 1e-2 * (x[1] - 0.3)};
+                           }),
+                           {0.5, x1}, {0, 0}, {2, 1}, {.f_scale = 0.1, .initial_step = 0.25});
+  };
+  for (const double start : {0.0, 0.9}) {
+    const auto r = fit(start);
+    EXPECT_NEAR(r.x[0], 1, 1e-4) << "from x1 = " << start;
+    EXPECT_NEAR(r.x[1], 0.3, 1e-3) << "from x1 = " << start;
+  }
+}
+
 TEST(RobustFit, StopsAtTheBound) {
   // r = x - 3 with 0 <= x <= 2: the cost falls all the way to the upper bound.
   const auto r =

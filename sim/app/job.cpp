@@ -94,6 +94,12 @@ Job make_job(const io::Scenario& s, const Overrides& o, const std::string& data_
                                    *b, job.num_csx));
     return *b * job.num_csx;
   };
+  // Where a pass's batch size is set, as batch_for chooses it ("" for a per-system batch).
+  const auto batch_where = [&](bool train) -> std::string {
+    if (o.batch_size) return "--batch-size";
+    if (s.batch_size_per_system) return "";
+    return train || !s.eval_batch_size ? s.batch_size_where : s.eval_batch_size_where;
+  };
   const auto mbs_for = [&](bool train) {
     return mbs_setting(o.micro_batch_size, train ? s.train_mbs : s.eval_mbs);
   };
@@ -123,7 +129,16 @@ Job make_job(const io::Scenario& s, const Overrides& o, const std::string& data_
   for (auto& p : job.passes) {
     const bool train = p.pass == model::Pass::kTrain;
     const std::string where = mbs_for(train).where;
-    p.split = batching::split_batch(p.batch_size, job.num_csx);
+    try {
+      p.split = batching::split_batch(p.batch_size, job.num_csx);
+    } catch (const RuleError& e) {
+      const bool from_file_eval =
+          !train && mode == io::Mode::kTrainAndEval && o.batch_size && s.eval_batch_size;
+      const std::string at = from_file_eval ? s.eval_batch_size_where : batch_where(train);
+      const std::string csx_at = o.num_csx ? "--num-csx" : s.num_csx_where;
+      throw RuleError(fmt::format("{}{}{}", at.empty() ? "" : at + ": ", e.what(),
+                                  csx_at.empty() ? "" : " (num_csx: " + csx_at + ")"));
+    }
     try {
       p.resolution = batching::resolve(
           p.setting, p.split, {s.model.label, s.model.transformer(), s.model.batch_norm()},

@@ -80,8 +80,10 @@ Choice choose(const MbsSetting& setting, std::int64_t P, const std::vector<Evalu
                                P, c[*best].micro_batch_size, 100 * gain, 100 * auto_min_speedup);
       marked = *best != 0;  // the runner-up is within the threshold, and named
     } else {
-      out.decision = fmt::format("auto chose {}: {:.1f}% faster than {} (threshold {:.0f}%)",
-                                 c[*best].micro_batch_size, 100 * gain, P, 100 * auto_min_speedup);
+      out.decision = fmt::format(
+          "auto chose {}: {:.1f}% faster than {}, the per-system batch as one microbatch "
+          "(threshold {:.0f}%)",
+          c[*best].micro_batch_size, 100 * gain, P, 100 * auto_min_speedup);
     }
   } else if (is_auto) {
     out.decision = fmt::format(

@@ -1,6 +1,7 @@
 // Suggests the closest known word for a misspelled key or value.
 #pragma once
 
+#include <filesystem>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -14,5 +15,19 @@ namespace csx {
 // max(2, |word|/3), or "" when nothing is close.
 [[nodiscard]] std::string did_you_mean(std::string_view word,
                                        const std::vector<std::string>& candidates);
+
+// For a file `written` that does not exist: " (did you mean 'X'?)", X the file of the same
+// extension in `folder` (the written path's folder, as resolved; "" is the working folder) whose
+// name is closest to the written one (did_you_mean's distance), with the folder as written; ""
+// when none is close.
+[[nodiscard]] std::string did_you_mean_file(const std::string& written,
+                                            const std::filesystem::path& folder);
+
+// For a model `written` (a name in models/, or a path) that names no file: did_you_mean_file's
+// suggestion, else the models/ name (a file of `models`) closest to its name; "" when nothing is
+// close. A bare name is matched against the models/ names only.
+[[nodiscard]] std::string did_you_mean_model(const std::string& written,
+                                             const std::filesystem::path& folder,
+                                             const std::filesystem::path& models);
 
 }  // namespace csx

@@ -4,6 +4,7 @@
 #include <fmt/format.h>
 #include <filesystem>
 
+#include "common/did_you_mean.hpp"
 #include "common/errors.hpp"
 
 namespace csx {
@@ -11,7 +12,9 @@ namespace csx {
 void check_input_file(const std::string& path, const std::string& kind, std::uintmax_t max_bytes) {
   namespace fs = std::filesystem;
   std::error_code ec;
-  if (!fs::exists(path, ec)) throw InputError(fmt::format("{}: no such file", path));
+  if (!fs::exists(path, ec))
+    throw InputError(fmt::format("{}: no such file{}", path,
+                                 did_you_mean_file(path, fs::path(path).parent_path())));
   if (fs::is_directory(path, ec))
     throw InputError(fmt::format("{}: is a directory, expected a {} file", path, kind));
   if (!fs::is_regular_file(path, ec))

@@ -192,14 +192,12 @@ model::ModelSpec read_model_ref(const YAML::Node& root, const Block& holder,
   std::error_code ec;
   if (!fs::exists(path, ec)) path = fs::path(data_dir) / "models" / (name + ".yaml");
   if (!fs::exists(path, ec)) {
-    std::vector<std::string> stems;  // the models/ names, for a did-you-mean
-    for (const auto& f : fs::directory_iterator(fs::path(data_dir) / "models", ec))
-      stems.push_back(f.path().stem().string());
-    std::sort(stems.begin(), stems.end());
     throw InputError(
         fmt::format("{} = '{}': no such model file (relative to the scenario, or a "
                     "name in models/){}",
-                    holder.where("model"), name, did_you_mean(name, stems)));
+                    holder.where("model"), name,
+                    did_you_mean_model(name, fs::path(path_named_by(file, name)).parent_path(),
+                                       fs::path(data_dir) / "models")));
   }
   return model::load_model(path.string(), seq_len);
 }
@@ -383,6 +381,7 @@ Scenario read_scenario_unchecked(const YAML::Node& root_node, const std::string&
     if (train) {
       train->warn_unknown_keys(dataloader_keys(), false, s.warnings);
       s.batch_size = train->get_int_opt("batch_size");
+      if (s.batch_size) s.batch_size_where = train->where("batch_size");
       s.train_mbs.dataloader = setting_in(*train, "micro_batch_size");
       read_dataloader_processes(*train, s.input_processes_per_worker, s);
       s.input_eval_processes_per_worker = s.input_processes_per_worker;
@@ -390,6 +389,7 @@ Scenario read_scenario_unchecked(const YAML::Node& root_node, const std::string&
     if (val) {
       val->warn_unknown_keys(dataloader_keys(), false, s.warnings);
       s.eval_batch_size = val->get_int_opt("batch_size");
+      if (s.eval_batch_size) s.eval_batch_size_where = val->where("batch_size");
       read_dataloader_processes(*val, s.input_eval_processes_per_worker, s);
       s.eval_mbs.dataloader = setting_in(*val, "micro_batch_size");
     }
@@ -408,6 +408,7 @@ Scenario read_scenario_unchecked(const YAML::Node& root_node, const std::string&
     if (train) {
       train->warn_unknown_keys(dataloader_keys(), false, s.warnings);
       s.batch_size = train->get_int_opt("batch_size");
+      if (s.batch_size) s.batch_size_where = train->where("batch_size");
       s.train_mbs.dataloader = setting_in(*train, "micro_batch_size");
       read_dataloader_processes(*train, s.input_processes_per_worker, s);
       s.input_eval_processes_per_worker = s.input_processes_per_worker;
@@ -421,6 +422,7 @@ Scenario read_scenario_unchecked(const YAML::Node& root_node, const std::string&
     if (auto eval = root.optional_child("eval_input")) {
       eval->warn_unknown_keys(dataloader_keys(), false, s.warnings);
       s.eval_batch_size = eval->get_int_opt("batch_size");
+      if (s.eval_batch_size) s.eval_batch_size_where = eval->where("batch_size");
       s.eval_mbs.dataloader = setting_in(*eval, "micro_batch_size");
       read_dataloader_processes(*eval, s.input_eval_processes_per_worker, s);
     }

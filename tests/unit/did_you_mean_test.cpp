@@ -1,7 +1,10 @@
 // Suggestions for typos.
 #include <gtest/gtest.h>
 
+#include <filesystem>
+
 #include "common/did_you_mean.hpp"
+#include "temp_files.hpp"
 
 TEST(DidYouMean, SuggestsClosest) {
   EXPECT_EQ(csx::edit_distance("kitten", "sitting"), 3u);
@@ -9,4 +12,28 @@ TEST(DidYouMean, SuggestsClosest) {
             " (did you mean 'micro_batch_size'?)");
   EXPECT_EQ(csx::did_you_mean("num_cxs", {"num_csx"}), " (did you mean 'num_csx'?)");
   EXPECT_EQ(csx::did_you_mean("zzzzzz", {"num_csx"}), "");
+}
+
+TEST(DidYouMean, ModelPaths) {
+  // A folder of the user's with gpt3_xl.yaml and bert.yaml, and a models/ with llama_7b.yaml.
+  const csx::testing::TempFiles tmp("csxsim_dym_");
+  const std::filesystem::path mine =
+      std::filesystem::path(tmp.write("mine/gpt3_xl.yaml", "")).parent_path();
+  (void)tmp.write("mine/bert.yaml", "");
+  const std::filesystem::path models =
+      std::filesystem::path(tmp.write("models/llama_7b.yaml", "")).parent_path();
+  // The file beside the one named, in the folder as the user wrote it (gpt3_xxl: distance 1).
+  EXPECT_EQ(csx::did_you_mean_model("../mine/gpt3_xxl.yaml", mine, models),
+            " (did you mean '../mine/gpt3_xl.yaml'?)");
+  // No name beside it is close (bert, gpt3_xl): the closest models/ name, else nothing.
+  EXPECT_EQ(csx::did_you_mean_model("mine/llama_7c.yaml", mine, models),
+            " (did you mean 'llama_7b'?)");
+  EXPECT_EQ(csx::did_you_mean_model("mine/no_such.yaml", mine, models), "");
+  // Any input file: only a file of the same extension beside it.
+  EXPECT_EQ(csx::did_you_mean_file("../mine/bertt.yaml", mine),
+            " (did you mean '../mine/bert.yaml'?)");
+  EXPECT_EQ(csx::did_you_mean_file("../mine/bert.csv", mine), "");
+  // A bare name: the models/ names only.
+  EXPECT_EQ(csx::did_you_mean_model("llama7b", {}, models), " (did you mean 'llama_7b'?)");
+  EXPECT_EQ(csx::did_you_mean_model("gpt3_xl", {}, models), "");
 }

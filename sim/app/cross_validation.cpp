@@ -32,7 +32,14 @@ std::vector<double> fit_calibration(CalibrationRuns& runs, const std::vector<std
   FitSettings settings;
   settings.f_scale = kRunNoise;
   settings.initial_step = initial_step;
-  return fit_robust(residuals, x0, low, high, settings).x;
+  const auto fit = fit_robust(residuals, x0, low, high, settings);
+  if (!fit.converged)
+    throw InputError(fmt::format(
+        "the fit did not converge in {} simulations of the reference set (its parameters still "
+        "moved by more than 1e-4 of their ranges); fit fewer parameters (--free) or narrower "
+        "bounds",
+        fit.evaluations));
+  return fit.x;
 }
 
 std::vector<double> fit_start(const std::vector<CalibrationParameter>& parameters) {

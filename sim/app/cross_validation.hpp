@@ -21,7 +21,8 @@ inline constexpr double kRunNoise = 0.1;
 
 // The values minimising the soft_l1 cost of ln(simulated / measured) over the runs `members`
 // (indices into runs.runs()) within the parameters' bounds, from x0 with a first step of
-// `initial_step` of each range (fit_robust's other settings, f_scale kRunNoise). Throws as
+// `initial_step` of each range (fit_robust's other settings, f_scale kRunNoise). Throws
+// InputError when the fit stops at its evaluation budget unconverged, else as
 // CalibrationRuns::simulate.
 [[nodiscard]] std::vector<double> fit_calibration(CalibrationRuns& runs,
                                                   const std::vector<std::size_t>& members,
@@ -29,9 +30,9 @@ inline constexpr double kRunNoise = 0.1;
                                                   double initial_step);
 
 // Where the full fit starts: the middle of each parameter's bounds, so that the fit is a function
-// of the data alone (not of the values written into platforms/*.yaml), with a first step of a
-// quarter of each range.
+// of the data alone (not of the values written into platforms/*.yaml).
 [[nodiscard]] std::vector<double> fit_start(const std::vector<CalibrationParameter>& parameters);
+// The full fit's first step: a quarter of each range.
 inline constexpr double kFullFitStep = 0.25;
 // A refit starts from the full fit with a first step of 2 % of each range, and stops on the
 // parameters (fit_robust's xtol): a tenth of that tolerance gives the same out-of-sample table.

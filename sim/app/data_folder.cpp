@@ -50,12 +50,12 @@ std::string resolve_model_path(const std::string& arg) {
   const fs::path models = fs::path(data_dir()) / "models";
   const fs::path shipped = models / (arg + ".yaml");
   if (fs::exists(shipped, ec)) return shipped.string();
-  std::vector<std::string> stems;
-  for (const auto& f : fs::directory_iterator(models, ec))
-    stems.push_back(f.path().stem().string());
-  std::sort(stems.begin(), stems.end());
-  throw InputError(fmt::format("{}: no such file, and no model of that name in models/{}", arg,
-                               did_you_mean(arg, stems)));
+  if (arg.empty()) throw InputError("'': an empty path, expected a scenario or model file");
+  // A file beside it named like it (its .yaml left out), else a models/ name.
+  std::string hint = did_you_mean_file(arg, {});
+  if (hint.empty()) hint = did_you_mean_model(arg, {}, models);
+  throw InputError(
+      fmt::format("{}: no such file, and no model of that name in models/{}", arg, hint));
 }
 
 void print_warnings(const io::Scenario& scenario) {

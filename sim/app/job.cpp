@@ -55,10 +55,11 @@ Job make_job(const io::Scenario& s, const Overrides& o, const std::string& data_
   job.costs = model::layer_costs(s.model);
   job.num_csx_defaulted = !o.num_csx && !s.num_csx;
   job.num_csx = o.num_csx.value_or(s.num_csx.value_or(1));
+  const std::string csx_from = o.num_csx ? o.num_csx_where : s.num_csx_where;
   if (job.num_csx > job.platform.max_cluster_size)
     throw RuleError(fmt::format("{}num_csx = {} exceeds the largest {} cluster, {} systems ({})",
-                                o.num_csx || s.num_csx_where.empty() ? "" : s.num_csx_where + ": ",
-                                job.num_csx, job.platform.name, job.platform.max_cluster_size,
+                                csx_from.empty() ? "" : csx_from + ": ", job.num_csx,
+                                job.platform.name, job.platform.max_cluster_size,
                                 job.platform.origin("system.max_cluster_size")));
   job.scenario.compile_only = s.compile_only || o.compile_only;
   if (o.simulated_steps) job.scenario.simulated_steps = *o.simulated_steps;
@@ -78,40 +79,43 @@ Job make_job(const io::Scenario& s, const Overrides& o, const std::string& data_
         s.input_count_problem, job.scenario.input_samples_per_s_where));
   job.training_steps = o.training_steps ? o.training_steps : s.max_steps;
   const io::Mode mode = o.mode.value_or(s.mode);
-  const auto batch_for = [&](bool train) -> std::int64_t {
-    if (o.batch_size) return *o.batch_size;
-    const auto b = train ? s.batch_size : (s.eval_batch_size ? s.eval_batch_size : s.batch_size);
+  // A pass's global batch from the file (an R_1.7.0 TensorFlow file's is per system: the global
+  // one is batch_size x num_csx) and where it is set ("" for a per-system batch, whose
+  // messages name the product).
+  struct FileBatch {
+    std::int64_t samples;
+    std::string where;
+  };
+  const auto file_batch = [&](bool train) -> FileBatch {
+    const bool own = train || !s.eval_batch_size;
+    const auto b = own ? s.batch_size : s.eval_batch_size;
     if (!b)
       throw InputError(
           fmt::format("{}: no {} batch size: set {} in the file or pass --batch-size", s.file,
                       train ? "training" : "eval",
                       train ? "trainer.fit.train_dataloader.batch_size (or train_input.batch_size)"
                             : "trainer.fit.val_dataloader.batch_size (or eval_input.batch_size)"));
-    if (!s.batch_size_per_system) return *b;
-    // A per-system batch (R_1.7.0 TensorFlow files): the global one is batch_size x num_csx.
+    if (!s.batch_size_per_system) return {*b, own ? s.batch_size_where : s.eval_batch_size_where};
     if (*b > std::numeric_limits<std::int64_t>::max() / job.num_csx)
       throw InputError(fmt::format("{}: batch_size {} per system x num_csx {} overflows", s.file,
                                    *b, job.num_csx));
-    return *b * job.num_csx;
+    return {*b * job.num_csx, ""};
   };
-  // Where a pass's batch size is set, as batch_for chooses it ("" for a per-system batch).
-  const auto batch_where = [&](bool train) -> std::string {
-    if (o.batch_size) return "--batch-size";
-    if (s.batch_size_per_system) return "";
-    return train || !s.eval_batch_size ? s.batch_size_where : s.eval_batch_size_where;
+  // train_and_eval with one --batch-size: eval keeps the file's eval batch if it has one.
+  const auto batch_for = [&](bool train) -> FileBatch {
+    if (o.batch_size && (train || mode != io::Mode::kTrainAndEval || !s.eval_batch_size))
+      return {*o.batch_size, o.batch_size_where};
+    return file_batch(train);
   };
   const auto mbs_for = [&](bool train) {
     return mbs_setting(o.micro_batch_size, train ? s.train_mbs : s.eval_mbs);
   };
   if (mode != io::Mode::kEval)
-    job.passes.push_back({model::Pass::kTrain, batch_for(true), mbs_for(true).setting, {}, {}});
-  if (mode != io::Mode::kTrain) {
-    // train_and_eval with one --batch-size: eval keeps the file's eval batch if it has one.
-    std::int64_t eval_batch = batch_for(false);
-    if (mode == io::Mode::kTrainAndEval && o.batch_size && s.eval_batch_size)
-      eval_batch = *s.eval_batch_size;
-    job.passes.push_back({model::Pass::kEval, eval_batch, mbs_for(false).setting, {}, {}});
-  }
+    job.passes.push_back(
+        {model::Pass::kTrain, batch_for(true).samples, mbs_for(true).setting, {}, {}});
+  if (mode != io::Mode::kTrain)
+    job.passes.push_back(
+        {model::Pass::kEval, batch_for(false).samples, mbs_for(false).setting, {}, {}});
   if (o.tokens) job.training_steps = steps_for_tokens(*o.tokens, job);
   // One cap on the training length, however it is given (--steps, --tokens, max_steps).
   if (job.training_steps && static_cast<double>(*job.training_steps) > kMaxTrainingSteps)
@@ -129,15 +133,18 @@ Job make_job(const io::Scenario& s, const Overrides& o, const std::string& data_
   for (auto& p : job.passes) {
     const bool train = p.pass == model::Pass::kTrain;
     const std::string where = mbs_for(train).where;
+    // The batch's and num_csx's sources name the split's errors (a refusal stays a RuleError).
+    const std::string at = batch_for(train).where;
+    const auto located = [&](const std::exception& e) {
+      return fmt::format("{}{}{}", at.empty() ? "" : at + ": ", e.what(),
+                         csx_from.empty() ? "" : " (num_csx: " + csx_from + ")");
+    };
     try {
       p.split = batching::split_batch(p.batch_size, job.num_csx);
     } catch (const RuleError& e) {
-      const bool from_file_eval =
-          !train && mode == io::Mode::kTrainAndEval && o.batch_size && s.eval_batch_size;
-      const std::string at = from_file_eval ? s.eval_batch_size_where : batch_where(train);
-      const std::string csx_at = o.num_csx ? "--num-csx" : s.num_csx_where;
-      throw RuleError(fmt::format("{}{}{}", at.empty() ? "" : at + ": ", e.what(),
-                                  csx_at.empty() ? "" : " (num_csx: " + csx_at + ")"));
+      throw RuleError(located(e));
+    } catch (const InputError& e) {
+      throw InputError(located(e));
     }
     try {
       p.resolution = batching::resolve(

@@ -16,8 +16,11 @@ namespace csx::app {
 
 // The request's overrides (command-line flags); unset fields keep the scenario's values.
 struct Overrides {
-  std::optional<std::int64_t> num_csx;                   // systems
-  std::optional<std::int64_t> batch_size;                // global batch, samples (every pass)
+  std::optional<std::int64_t> num_csx;     // systems
+  std::optional<std::int64_t> batch_size;  // global batch, samples (every pass)
+  // Where the two come from, for make_job's messages ("" names nothing: validate names its
+  // entry, plan its cluster).
+  std::string num_csx_where = "--num-csx", batch_size_where = "--batch-size";
   std::optional<batching::MbsSetting> micro_batch_size;  // wins over the file's (mbs_setting)
   std::optional<std::string> platform;
   std::optional<io::Mode> mode;

@@ -63,6 +63,11 @@ PlanOutcome execute_plan(const PlanRequest& q) {
                     q.model_path));
   auto setups = platform_setups(q.overrides, q.variants, scenario.platform, scenario.platform_where,
                                 data_dir());
+  // The searched num_csx is named by the plan's cluster, not by a flag, under --deadline.
+  for (auto& setup : setups) {
+    if (q.batch_sizes.empty()) setup.overrides.batch_size_where = scenario.batch_size_where;
+    if (!q.num_csx_text) setup.overrides.num_csx_where = "";
+  }
   check_outputs({{q.csv, "--csv"}, {q.json, "--json"}},
                 input_files(q.model_path, scenario, platform_files(setups)));
   io::sort_unique(batches);

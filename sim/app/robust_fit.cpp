@@ -76,7 +76,7 @@ FitResult fit_robust(const Residuals& residuals, std::vector<double> x0,
   opt.set_min_objective(objective, &s);
   double cost = 0;
   try {
-    (void)opt.optimize(u, cost);
+    s.best.converged = opt.optimize(u, cost) != nlopt::MAXEVAL_REACHED;
   } catch (const nlopt::roundoff_limited&) {
     // As close as round-off allows: the best point seen stands.
   } catch (const std::runtime_error&) {

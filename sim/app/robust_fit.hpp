@@ -32,8 +32,9 @@ struct FitSettings {
 
 struct FitResult {
   std::vector<double> x;
-  double cost = 0;      // robust_cost at x
-  int evaluations = 0;  // residual vectors asked of `residuals`
+  double cost = 0;        // robust_cost at x
+  int evaluations = 0;    // residual vectors asked of `residuals`
+  bool converged = true;  // false: stopped at max_evaluations, before its tolerance
 };
 
 // Minimises robust_cost(residuals(x)) over low <= x <= high from x0 (clipped into the bounds) by

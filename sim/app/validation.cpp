@@ -120,6 +120,7 @@ PassResult simulate_entry(const Entry& e, const model::ModelSpec& spec,
   Overrides o = setup.base;
   o.num_csx = e.num_csx;
   o.batch_size = e.batch_size;
+  o.num_csx_where = o.batch_size_where = "";  // `named` names the entry
   o.micro_batch_size = setting;
   o.compile_only = compile_only;
   o.refuse_other_platform_overrides = false;  // those are for other entries

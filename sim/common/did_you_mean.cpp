@@ -23,12 +23,16 @@ std::size_t edit_distance(std::string_view a, std::string_view b) {
 
 namespace {
 
-// The candidate within did_you_mean's distance of `word`, or nullptr.
-const std::string* closest(std::string_view word, const std::vector<std::string>& candidates) {
-  const std::size_t limit = std::max<std::size_t>(2, word.size() / 3);
+// The candidate within `limit` edits of `word` (did_you_mean's by default), or nullptr.
+const std::string* closest(std::string_view word, const std::vector<std::string>& candidates,
+                           std::size_t limit = 0) {
+  if (limit == 0) limit = std::max<std::size_t>(2, word.size() / 3);
   const std::string* best = nullptr;
   std::size_t best_distance = limit + 1;
   for (const auto& c : candidates) {
+    // The distance is at least the difference of the lengths.
+    if ((c.size() > word.size() ? c.size() - word.size() : word.size() - c.size()) > limit)
+      continue;
     const std::size_t d = edit_distance(word, c);
     if (d < best_distance) {
       best_distance = d;
@@ -42,13 +46,30 @@ std::string suggestion(const std::string& s) {
   return fmt::format(" (did you mean '{}'?)", s);
 }
 
-// The names (without extension) of the files in `dir` ("" the working folder) ending in `ext`.
-std::vector<std::string> names_in(const std::filesystem::path& dir, const std::string& ext) {
+// Folders with more entries than this get no suggestion (the listing would take seconds).
+constexpr std::size_t kMaxListed = 10000;
+
+// The names of the regular files in `dir` ("" the working folder) ending in one of `exts`
+// (without it when `stems`), except `skip`; none when the folder cannot be read or is larger
+// than kMaxListed.
+std::vector<std::string> names_in(const std::filesystem::path& dir,
+                                  const std::vector<std::string>& exts, bool stems,
+                                  const std::filesystem::path& skip = {}) {
+  namespace fs = std::filesystem;
   std::error_code ec;
   std::vector<std::string> out;
-  for (const auto& f :
-       std::filesystem::directory_iterator(dir.empty() ? std::filesystem::path(".") : dir, ec))
-    if (f.path().extension() == ext) out.push_back(f.path().stem().string());
+  fs::directory_iterator it(dir.empty() ? fs::path(".") : dir, ec);
+  for (std::size_t seen = 0; !ec && it != fs::directory_iterator(); it.increment(ec)) {
+    if (++seen > kMaxListed) return {};
+    const fs::path& f = it->path();
+    std::error_code e2;
+    if (std::find(exts.begin(), exts.end(), f.extension().string()) == exts.end() ||
+        !it->is_regular_file(e2))
+      continue;
+    if (!skip.empty() && fs::equivalent(f, skip, e2)) continue;
+    out.push_back((stems ? f.stem() : f.filename()).string());
+  }
+  if (ec) return {};
   std::sort(out.begin(), out.end());
   return out;
 }
@@ -60,21 +81,31 @@ std::string did_you_mean(std::string_view word, const std::vector<std::string>& 
   return best ? suggestion(*best) : std::string{};
 }
 
-std::string did_you_mean_file(const std::string& written, const std::filesystem::path& folder) {
-  // File names are compared without their folder and extension, which the two share.
+std::string did_you_mean_file(const std::string& written, const std::filesystem::path& folder,
+                              const std::filesystem::path& skip) {
+  // Whole file names are compared (an extension mistyped, .yml for .yaml, is a typo too), a
+  // quarter of the name's length apart at most, so that a short name (cs2.yaml) is not matched
+  // with any short file beside it; a name without extension is tried with .yaml.
   const std::filesystem::path given(written);
+  if (given.stem().empty()) return {};
+  std::string name = given.filename().string();
+  if (!given.has_extension()) name += ".yaml";
   const std::string ext = given.extension().string();
-  const auto beside = names_in(folder, ext);
-  const std::string* best = closest(given.stem().string(), beside);
-  return best ? suggestion((given.parent_path() / (*best + ext)).string()) : std::string{};
+  std::vector<std::string> exts{".yaml", ".yml"};
+  if (!ext.empty()) exts.push_back(ext);
+  const auto beside = names_in(folder, exts, false, skip);
+  const std::string* best =
+      closest(name, beside, std::max<std::size_t>(1, given.stem().string().size() / 4));
+  return best ? suggestion((given.parent_path() / *best).string()) : std::string{};
 }
 
 std::string did_you_mean_model(const std::string& written, const std::filesystem::path& folder,
-                               const std::filesystem::path& models) {
-  const auto names = names_in(models, ".yaml");
+                               const std::filesystem::path& models,
+                               const std::filesystem::path& skip) {
+  const auto names = names_in(models, {".yaml"}, true);
   const std::filesystem::path given(written);
   if (!given.has_parent_path() && !given.has_extension()) return did_you_mean(written, names);
-  const std::string hint = did_you_mean_file(written, folder);
+  const std::string hint = did_you_mean_file(written, folder, skip);
   return hint.empty() ? did_you_mean(given.stem().string(), names) : hint;
 }
 

@@ -16,18 +16,23 @@ namespace csx {
 [[nodiscard]] std::string did_you_mean(std::string_view word,
                                        const std::vector<std::string>& candidates);
 
-// For a file `written` that does not exist: " (did you mean 'X'?)", X the file of the same
-// extension in `folder` (the written path's folder, as resolved; "" is the working folder) whose
-// name is closest to the written one (did_you_mean's distance), with the folder as written; ""
-// when none is close.
+// For a file `written` that does not exist: " (did you mean 'X'?)", X the regular file in
+// `folder` (the written path's folder, as resolved; "" is the working folder), other than `skip`,
+// whose name is closest to the written one, with the folder as written: within a quarter of the
+// name's length in edits (at least 1), among the .yaml and .yml files and those of its extension
+// (a name without extension is tried with .yaml). "" when none is close, the
+// name is empty, or the folder cannot be read or holds more than 10,000 entries. Throws nothing.
 [[nodiscard]] std::string did_you_mean_file(const std::string& written,
-                                            const std::filesystem::path& folder);
+                                            const std::filesystem::path& folder,
+                                            const std::filesystem::path& skip = {});
 
 // For a model `written` (a name in models/, or a path) that names no file: did_you_mean_file's
-// suggestion, else the models/ name (a file of `models`) closest to its name; "" when nothing is
-// close. A bare name is matched against the models/ names only.
+// suggestion (`skip`: the file that names the model), else the models/ name (a .yaml file of
+// `models`) closest to its name; "" when nothing is close. A bare name is matched against the
+// models/ names only. Throws nothing.
 [[nodiscard]] std::string did_you_mean_model(const std::string& written,
                                              const std::filesystem::path& folder,
-                                             const std::filesystem::path& models);
+                                             const std::filesystem::path& models,
+                                             const std::filesystem::path& skip = {});
 
 }  // namespace csx

@@ -12,6 +12,7 @@ namespace csx {
 void check_input_file(const std::string& path, const std::string& kind, std::uintmax_t max_bytes) {
   namespace fs = std::filesystem;
   std::error_code ec;
+  if (path.empty()) throw InputError(fmt::format("'': an empty path, expected a {} file", kind));
   if (!fs::exists(path, ec))
     throw InputError(fmt::format("{}: no such file{}", path,
                                  did_you_mean_file(path, fs::path(path).parent_path())));

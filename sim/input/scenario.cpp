@@ -197,7 +197,7 @@ model::ModelSpec read_model_ref(const YAML::Node& root, const Block& holder,
                     "name in models/){}",
                     holder.where("model"), name,
                     did_you_mean_model(name, fs::path(path_named_by(file, name)).parent_path(),
-                                       fs::path(data_dir) / "models")));
+                                       fs::path(data_dir) / "models", file)));
   }
   return model::load_model(path.string(), seq_len);
 }

@@ -33,6 +33,13 @@ TEST(DidYouMean, ModelPaths) {
   EXPECT_EQ(csx::did_you_mean_file("../mine/bertt.yaml", mine),
             " (did you mean '../mine/bert.yaml'?)");
   EXPECT_EQ(csx::did_you_mean_file("../mine/bert.csv", mine), "");
+  // A mistyped extension, or none, is matched; a name under 8 characters only within 1 edit
+  // (bxrt2.yaml is 2 from bert.yaml, as cs2.yaml is from a b2.yaml).
+  EXPECT_EQ(csx::did_you_mean_file("../mine/gpt3_xl.yml", mine),
+            " (did you mean '../mine/gpt3_xl.yaml'?)");
+  EXPECT_EQ(csx::did_you_mean_file("../mine/gpt3_xl", mine),
+            " (did you mean '../mine/gpt3_xl.yaml'?)");
+  EXPECT_EQ(csx::did_you_mean_file("../mine/bxrt2.yaml", mine), "");
   // A bare name: the models/ names only.
   EXPECT_EQ(csx::did_you_mean_model("llama7b", {}, models), " (did you mean 'llama_7b'?)");
   EXPECT_EQ(csx::did_you_mean_model("gpt3_xl", {}, models), "");

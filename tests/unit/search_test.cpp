@@ -161,9 +161,9 @@ TEST(RunSearch, AutoTakesAClearlyFasterSize) {
   const auto out = f.run();
   ASSERT_TRUE(out.chosen);
   EXPECT_EQ(out.rows[*out.chosen].micro_batch_size, 33);
-  EXPECT_EQ(
-      out.decision,
-      "auto chose 33: 5.3% faster than 99, the per-system batch as one microbatch (threshold 3%)");
+  EXPECT_EQ(out.decision,
+            "auto chose 33: 5.3% faster than MBS 99, the whole per-system batch in one microbatch; "
+            "auto leaves it for a gain above 3% (auto_min_speedup)");
 }
 
 // A trace: the candidates are simulated without a timeline, then the chosen one (33) once more

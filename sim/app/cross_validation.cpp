@@ -36,9 +36,9 @@ std::vector<double> fit_calibration(CalibrationRuns& runs, const std::vector<std
   if (!fit.converged)
     throw InputError(fmt::format(
         "the fit did not converge in {} simulations of the reference set (its parameters still "
-        "moved by more than 1e-4 of their ranges); fit fewer parameters (--free) or narrower "
+        "moved by more than {:g} of their ranges); fit fewer parameters (--free) or narrower "
         "bounds",
-        fit.evaluations));
+        fit.evaluations, settings.xtol));
   return fit.x;
 }
 

@@ -188,16 +188,16 @@ model::ModelSpec read_model_ref(const YAML::Node& root, const Block& holder,
   if (!seq_len && train_data) seq_len = train_data->get_int_opt("max_sequence_length");
   namespace fs = std::filesystem;
   const std::string name = ref.Scalar();
-  fs::path path = path_named_by(file, name);
+  const fs::path named = path_named_by(file, name);
+  fs::path path = named;
   std::error_code ec;
   if (!fs::exists(path, ec)) path = fs::path(data_dir) / "models" / (name + ".yaml");
   if (!fs::exists(path, ec)) {
-    throw InputError(
-        fmt::format("{} = '{}': no such model file (relative to the scenario, or a "
-                    "name in models/){}",
-                    holder.where("model"), name,
-                    did_you_mean_model(name, fs::path(path_named_by(file, name)).parent_path(),
-                                       fs::path(data_dir) / "models", file)));
+    throw InputError(fmt::format(
+        "{} = '{}': no such model file (relative to the scenario, or a "
+        "name in models/){}",
+        holder.where("model"), name,
+        did_you_mean_model(name, named.parent_path(), fs::path(data_dir) / "models", file)));
   }
   return model::load_model(path.string(), seq_len);
 }

@@ -81,8 +81,8 @@ Choice choose(const MbsSetting& setting, std::int64_t P, const std::vector<Evalu
       marked = *best != 0;  // the runner-up is within the threshold, and named
     } else {
       out.decision = fmt::format(
-          "auto chose {}: {:.1f}% faster than MBS {}, the whole per-system batch in one "
-          "microbatch; auto leaves it for a gain above {:.0f}% (auto_min_speedup)",
+          "auto chose MBS {}: {:.1f}% faster than MBS {} (the whole per-system batch in one "
+          "microbatch); auto splits the batch only for a gain above {:.0f}% (auto_min_speedup)",
           c[*best].micro_batch_size, 100 * gain, P, 100 * auto_min_speedup);
     }
   } else if (is_auto) {

@@ -283,10 +283,9 @@ TEST(ChoiceRules, MarksCloseCalls) {
       choose(MbsAuto{}, 112, {{112, true, 1.10}, {56, true, 1.01}, {28, true, 1.00}}, 0.03);
   EXPECT_EQ(*chose.chosen, 2u);
   EXPECT_EQ(chose.decision,
-            "auto chose 28: 10.0% faster than MBS 112, the whole per-system batch in one "
-            "microbatch; auto leaves it for a gain above 3% (auto_min_speedup) (close call: "
-            "runner-up 56 "
-            "within 1.0%)");
+            "auto chose MBS 28: 10.0% faster than MBS 112 (the whole per-system batch in one "
+            "microbatch); auto splits the batch only for a gain above 3% (auto_min_speedup) "
+            "(close call: runner-up 56 within 1.0%)");
   // A fixed MBS has no runner-up.
   EXPECT_EQ(choose(MbsFixed{16}, 16, {{16, true, 1.0}}, 0.03).decision, "micro_batch_size 16");
 }

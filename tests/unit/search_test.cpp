@@ -162,8 +162,8 @@ TEST(RunSearch, AutoTakesAClearlyFasterSize) {
   ASSERT_TRUE(out.chosen);
   EXPECT_EQ(out.rows[*out.chosen].micro_batch_size, 33);
   EXPECT_EQ(out.decision,
-            "auto chose 33: 5.3% faster than MBS 99, the whole per-system batch in one microbatch; "
-            "auto leaves it for a gain above 3% (auto_min_speedup)");
+            "auto chose MBS 33: 5.3% faster than MBS 99 (the whole per-system batch in one "
+            "microbatch); auto splits the batch only for a gain above 3% (auto_min_speedup)");
 }
 
 // A trace: the candidates are simulated without a timeline, then the chosen one (33) once more

@@ -132,7 +132,7 @@ CalibrationOutcome execute_calibration(const CalibrateRequest& q) {
   }
   if (!q.cross_validate && !q.write) return o;
   o.how = q.write ? "model" : q.group;
-  o.cv = cross_validate_runs(runs, o.best, o.how);
+  o.cv = cross_validate_runs(runs, o.best, o.how, q.progress);
   o.rms_log = rms_log_error(o.cv->predictions, all);
   if (q.write) {
     o.written = today();

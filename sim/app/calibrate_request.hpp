@@ -24,6 +24,7 @@ struct CalibrateRequest {
   bool check = false;           // compare platforms/*.yaml with a fresh fit
   // What is fitted: calibration_parameters(), then each --free KEY:LOW:HIGH.
   std::vector<CalibrationParameter> parameters;
+  RefitProgress progress;  // told before each cross-validation refit (the CLI's status line)
 };
 
 // The request of the options given to `calibrate`. Throws InputError for --write with --check,

@@ -124,6 +124,19 @@ const Evaluation* fastest_of(const Planner& planner, const std::string& label, s
   return fastest;
 }
 
+// What set the deadline search's largest num_csx `limit`: the user's --max-num-csx, the
+// batch (one sample per system at least), or the platform's largest cluster (and a
+// --max-num-csx above it).
+std::string limit_reason(const ClusterSearch& request, const PlatformSetup& setup,
+                         std::int64_t batch_size, std::int64_t limit) {
+  const auto asked = request.max_num_csx;
+  if (asked && *asked == limit) return "--max-num-csx";
+  if (limit == batch_size) return "one sample per system: the batch size";
+  std::string why = fmt::format("the largest cluster of {}", setup.label);
+  if (asked && *asked > limit) why += fmt::format("; --max-num-csx {} is beyond it", *asked);
+  return why;
+}
+
 }  // namespace
 
 PlanResult plan_clusters(const ClusterSearch& request) {
@@ -138,7 +151,9 @@ PlanResult plan_clusters(const ClusterSearch& request) {
             std::min<std::int64_t>({setup.spec.max_cluster_size, b,
                                     request.max_num_csx.value_or(setup.spec.max_cluster_size)});
         const auto search = smallest_meeting(planner, setup, b, limit, deadline_s);
-        PlanAnswer a{setup.label, b, nullptr, nullptr, limit, std::nullopt};
+        PlanAnswer a{setup.label, b,     nullptr,
+                     nullptr,     limit, limit_reason(request, setup, b, limit),
+                     std::nullopt};
         if (search.last_doubling_miss > 1)
           a.non_monotony = non_monotony(planner, setup.label, b, search);
         if (!search.num_csx) {
@@ -157,7 +172,7 @@ PlanResult plan_clusters(const ClusterSearch& request) {
       } else {
         for (const auto n : request.clusters) {
           const auto& e = planner.evaluate(setup, n, b);
-          answers.push_back({setup.label, b, &e, nullptr, 0, std::nullopt});
+          answers.push_back({setup.label, b, &e, nullptr, 0, {}, std::nullopt});
           if (e.chosen && (!best || e.time.seconds < best->time.seconds)) best = &e;
         }
       }

@@ -70,6 +70,7 @@ struct PlanAnswer {
   // fastest evaluated one (null when none runs) when none does.
   const Evaluation* other = nullptr;
   std::int64_t limit = 0;                   // with a deadline: the largest size searched
+  std::string limit_reason;                 // what set `limit` ("--max-num-csx", ...)
   std::optional<NonMonotony> non_monotony;  // with a deadline, when the search saw one
 };
 

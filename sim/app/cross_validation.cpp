@@ -55,7 +55,7 @@ std::string group_of(const CalibrationRun& run, const std::string& how) {
 }
 
 CrossValidation cross_validate_runs(CalibrationRuns& runs, const std::vector<double>& best,
-                                    const std::string& how) {
+                                    const std::string& how, const RefitProgress& progress) {
   CrossValidation cv;
   const auto& all = runs.runs();
   for (std::size_t i = 0; i < all.size(); ++i) {
@@ -69,7 +69,9 @@ CrossValidation cross_validate_runs(CalibrationRuns& runs, const std::vector<dou
     throw InputError(
         fmt::format("every run is of one {}; leaving it out leaves nothing to fit", how));
   cv.predictions.resize(all.size());
-  for (const auto& [g, members] : cv.groups) {
+  for (std::size_t done = 0; done < cv.groups.size(); ++done) {
+    const auto& [g, members] = cv.groups[done];
+    if (progress) progress(done, cv.groups.size(), g);
     std::vector<std::size_t> others;
     for (std::size_t i = 0; i < all.size(); ++i)
       if (std::find(members.begin(), members.end(), i) == members.end()) others.push_back(i);

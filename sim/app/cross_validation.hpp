@@ -5,6 +5,7 @@
 #pragma once
 
 #include <cstddef>
+#include <functional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -58,11 +59,17 @@ struct CrossValidation {
   std::vector<Prediction> predictions;                                   // per run
 };
 
-// Refits without each group in turn, from `best`. Throws InputError when every run is of one
-// group (nothing left to fit), else as CalibrationRuns::simulate.
+// Told before each refit: how many are done, how many there are, the group left out.
+using RefitProgress =
+    std::function<void(std::size_t done, std::size_t total, const std::string& group)>;
+
+// Refits without each group in turn, from `best`, telling `progress` (when set) before each.
+// Throws InputError when every run is of one group (nothing left to fit), else as
+// CalibrationRuns::simulate.
 [[nodiscard]] CrossValidation cross_validate_runs(CalibrationRuns& runs,
                                                   const std::vector<double>& best,
-                                                  const std::string& how);
+                                                  const std::string& how,
+                                                  const RefitProgress& progress = {});
 
 // sqrt(mean ln(predicted / measured)^2) over the predictions `which`.
 [[nodiscard]] double rms_log_error(const std::vector<Prediction>& predictions,

@@ -45,11 +45,13 @@ std::string default_reference() {
 std::string resolve_model_path(const std::string& arg) {
   namespace fs = std::filesystem;
   std::error_code ec;
-  if (fs::exists(arg, ec) || arg.find('/') != std::string::npos || arg.ends_with(".yaml"))
+  // A file of that name wins; a folder of that name does not hide a models/ name.
+  if (fs::is_regular_file(arg, ec) || arg.find('/') != std::string::npos || arg.ends_with(".yaml"))
     return arg;
   const fs::path models = fs::path(data_dir()) / "models";
   const fs::path shipped = models / (arg + ".yaml");
   if (fs::exists(shipped, ec)) return shipped.string();
+  if (fs::exists(arg, ec)) return arg;  // its checks say what it is
   if (arg.empty()) throw InputError("'': an empty path, expected a scenario or model file");
   // A file beside it named like it (its .yaml left out), else a models/ name.
   std::string hint = did_you_mean_file(arg, {});

@@ -4,6 +4,7 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 #include <algorithm>
+#include <filesystem>
 
 #include "app/data_folder.hpp"
 #include "common/did_you_mean.hpp"
@@ -61,6 +62,17 @@ platform::PlatformSpec load_platform_given(const std::string& value, const std::
   try {
     return platform::load_platform(value, data_dir);
   } catch (const InputError& e) {
+    // A missing file named like a shipped platform (cs2.yaml for cs2): name the flag and that.
+    std::error_code ec;
+    const std::filesystem::path given(value);
+    const std::string stem = given.stem().string();
+    if (platform::is_platform_path(value) && !std::filesystem::exists(given, ec) && !stem.empty() &&
+        std::filesystem::is_regular_file(
+            std::filesystem::path(data_dir) / "platforms" / (stem + ".yaml"), ec))
+      throw InputError(fmt::format("{}{}: {} (the shipped platform of that name is {}{})",
+                                   where.empty() ? "the platform" : where,
+                                   flag ? fmt::format(" {}", listed) : "", e.what(),
+                                   flag ? "--platform " : "", stem));
     if (where.empty() || (flag && platform::is_platform_path(value))) throw;  // names its file
     throw InputError(
         fmt::format("{}{}: {}", where, flag ? fmt::format(" {}", listed) : "", e.what()));

@@ -2,6 +2,7 @@
 #include "app/sweep_merge.hpp"
 
 #include <fmt/format.h>
+#include <filesystem>
 #include <optional>
 #include <set>
 
@@ -16,7 +17,14 @@ SweepTable merge_results(const std::vector<std::string>& inputs) {
   std::vector<SweepTable> parts;
   std::set<std::string> shards;
   std::size_t empty_inputs = 0;  // header-only CSVs: shards with no point
-  for (const auto& f : inputs) {
+  for (std::size_t i = 0; i < inputs.size(); ++i) {
+    const std::string& f = inputs[i];
+    for (std::size_t j = 0; j < i; ++j) {
+      std::error_code ec;
+      if (inputs[j] == f || std::filesystem::equivalent(inputs[j], f, ec))
+        throw InputError(fmt::format("{}: given twice (as input {} and {}); name each shard once",
+                                     f, j + 1, i + 1));
+    }
     SweepTable part = read_results_csv(f, true);
     for (const auto& g : part.grids) {
       if (grid_file.empty()) {

@@ -2,6 +2,8 @@
 // (docs/calibration.md#calibration); also the report `validate --cross-validate` prints.
 #include <fmt/format.h>
 #include <fmt/ranges.h>
+#include <unistd.h>
+
 #include <cmath>
 #include <filesystem>
 
@@ -92,11 +94,27 @@ int print_calibration(std::FILE* out, const app::CalibrateRequest& q,
   return 0;
 }
 
+app::CalibrationOutcome calibrate_with_status(app::CalibrateRequest request) {
+  if (!isatty(STDERR_FILENO)) return app::execute_calibration(request);
+  // A refit takes 10-20 s: say which one runs, so that minutes of silence are not a hang.
+  request.progress = [](std::size_t done, std::size_t total, const std::string& group) {
+    fmt::print(stderr, "\r\033[Kcross-validation: refit {} of {}, without {}", done + 1, total,
+               group);
+    std::fflush(stderr);
+  };
+  struct Erase {
+    ~Erase() { fmt::print(stderr, "\r\033[K"); }
+  } erase;
+  fmt::print(stderr, "calibration: fitting every measured run");
+  std::fflush(stderr);
+  return app::execute_calibration(request);
+}
+
 int calibrate_command(const Args& args) {
   const auto vm = parse_command(args, "calibrate");
   if (!vm) return 0;
   const auto q = app::read_calibrate_request(given_options(*vm, "calibrate"));
-  return print_calibration(stdout, q, app::execute_calibration(q));
+  return print_calibration(stdout, q, calibrate_with_status(q));
 }
 
 }  // namespace csx::cli

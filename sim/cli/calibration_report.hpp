@@ -15,4 +15,9 @@ namespace csx::cli {
 int print_calibration(std::FILE* out, const app::CalibrateRequest& request,
                       const app::CalibrationOutcome& outcome);
 
+// Fits as `request` asks (app::execute_calibration); while it cross-validates, a status line on
+// standard error when that is a terminal ("refit 3 of 11, without llama2_7b.yaml"), erased at
+// the end. Throws as app::execute_calibration.
+[[nodiscard]] app::CalibrationOutcome calibrate_with_status(app::CalibrateRequest request);
+
 }  // namespace csx::cli

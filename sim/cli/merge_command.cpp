@@ -16,7 +16,8 @@ int merge_command(const Args& args) {
   const auto given = given_options(*vm, "merge");
   const auto inputs = given.texts("inputs");
   const auto output = *given.text("output");
-  app::check_outputs({{output, "-o"}}, inputs);
+  // -o is required: "" is a mistake here, not an output left out; - is standard output.
+  if (output != io::kStandardOutput) app::check_output(output, "-o", inputs);
   const auto table = app::merge_results(inputs);
   io::OutputFiles files;
   files.stage(output, table.render());

@@ -82,7 +82,19 @@ std::optional<po::variables_map> parse_options(
     throw InputError(fmt::format("unrecognised option '{}'{}", given,
                                  did_you_mean(given.substr(0, given.find('=')), names)));
   } catch (const po::too_many_positional_options_error&) {
-    throw InputError(fmt::format("too many arguments: usage: {}", usage));
+    // Read every positional argument once more, to name the first one too many.
+    po::options_description all;
+    all.add(desc).add_options()("csxsim-positional", po::value<std::vector<std::string>>());
+    po::positional_options_description every;
+    every.add("csxsim-positional", -1);
+    po::variables_map read;
+    po::store(po::command_line_parser(args).options(all).positional(every).style(style).run(),
+              read);
+    const auto given = read["csxsim-positional"].as<std::vector<std::string>>();
+    const unsigned taken = positional ? positional->max_total_count() : 0;
+    throw InputError(fmt::format("too many arguments: '{}' is one more than {} takes: usage: {}",
+                                 taken < given.size() ? given[taken] : given.back(),
+                                 usage.substr(0, usage.find(' ', usage.find(' ') + 1)), usage));
   } catch (const po::invalid_command_line_syntax& e) {
     if (e.kind() == po::invalid_command_line_syntax::missing_parameter)
       refuse_missing_value(args, desc, e.get_option_name());

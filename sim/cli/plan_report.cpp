@@ -87,8 +87,8 @@ void add_answer(std::vector<std::string>& lines, const app::PlanAnswer& a,
   }
   if (a.non_monotony) lines.push_back(monotony_note(*a.non_monotony));
   if (!a.evaluation) {
-    lines.push_back(fmt::format("{}, batch_size {}: no num_csx up to {} meets {}{}", a.label,
-                                a.batch_size, a.limit, human_duration(*deadline_s),
+    lines.push_back(fmt::format("{}, batch_size {}: no num_csx up to {} ({}) meets {}{}", a.label,
+                                a.batch_size, a.limit, a.limit_reason, human_duration(*deadline_s),
                                 a.other ? "; the fastest evaluated: " + summary(*a.other)
                                         : "; nothing evaluated runs (the table says why)"));
     return;

@@ -42,7 +42,7 @@ int validate_command(const Args& args) {
     c.cross_validate = true;
     c.group = group;
     c.parameters = app::calibration_parameters();
-    return print_calibration(stdout, c, app::execute_calibration(c));
+    return print_calibration(stdout, c, calibrate_with_status(c));
   }
   const auto q = app::read_validate_request(given);
   check_output_flags(*vm, {"csv", "json"}, {q.reference});

@@ -23,10 +23,20 @@ std::size_t edit_distance(std::string_view a, std::string_view b) {
 
 namespace {
 
-// The candidate within `limit` edits of `word` (did_you_mean's by default), or nullptr.
+// did_you_mean's reach: a third of the word's length in edits, at least 2.
+std::size_t word_limit(std::string_view word) {
+  return std::max<std::size_t>(2, word.size() / 3);
+}
+
+// A file or folder name's reach: a quarter of its stem's length, at least 1, so that a short
+// name (cs2.yaml) is not matched with any short file beside it.
+std::size_t name_limit(std::string_view stem) {
+  return std::max<std::size_t>(1, stem.size() / 4);
+}
+
+// The candidate within `limit` edits of `word`, or nullptr.
 const std::string* closest(std::string_view word, const std::vector<std::string>& candidates,
-                           std::size_t limit = 0) {
-  if (limit == 0) limit = std::max<std::size_t>(2, word.size() / 3);
+                           std::size_t limit) {
   const std::string* best = nullptr;
   std::size_t best_distance = limit + 1;
   for (const auto& c : candidates) {
@@ -48,6 +58,23 @@ std::string suggestion(const std::string& s) {
 
 // Folders with more entries than this get no suggestion (the listing would take seconds).
 constexpr std::size_t kMaxListed = 10000;
+
+// The names of the folders in `dir` ("" the working folder); none when it cannot be read or is
+// larger than kMaxListed.
+std::vector<std::string> folders_in(const std::filesystem::path& dir) {
+  namespace fs = std::filesystem;
+  std::error_code ec;
+  std::vector<std::string> out;
+  fs::directory_iterator it(dir.empty() ? fs::path(".") : dir, ec);
+  for (std::size_t seen = 0; !ec && it != fs::directory_iterator(); it.increment(ec)) {
+    if (++seen > kMaxListed) return {};
+    std::error_code e2;
+    if (it->is_directory(e2)) out.push_back(it->path().filename().string());
+  }
+  if (ec) return {};
+  std::sort(out.begin(), out.end());
+  return out;
+}
 
 // The names of the regular files in `dir` ("" the working folder) ending in one of `exts`
 // (without it when `stems`), except `skip`; none when the folder cannot be read or is larger
@@ -77,26 +104,38 @@ std::vector<std::string> names_in(const std::filesystem::path& dir,
 }  // namespace
 
 std::string did_you_mean(std::string_view word, const std::vector<std::string>& candidates) {
-  const std::string* best = closest(word, candidates);
+  const std::string* best = closest(word, candidates, word_limit(word));
   return best ? suggestion(*best) : std::string{};
 }
 
 std::string did_you_mean_file(const std::string& written, const std::filesystem::path& folder,
                               const std::filesystem::path& skip) {
-  // Whole file names are compared (an extension mistyped, .yml for .yaml, is a typo too), a
-  // quarter of the name's length apart at most, so that a short name (cs2.yaml) is not matched
-  // with any short file beside it; a name without extension is tried with .yaml.
-  const std::filesystem::path given(written);
+  // Whole file names are compared (an extension mistyped, .yml for .yaml, is a typo too); a
+  // name without extension is tried with .yaml. A folder that does not exist is matched with
+  // the folders beside it first (Scenarios/ for scenarios/).
+  namespace fs = std::filesystem;
+  const fs::path given(written);
   if (given.stem().empty()) return {};
   std::string name = given.filename().string();
   if (!given.has_extension()) name += ".yaml";
   const std::string ext = given.extension().string();
   std::vector<std::string> exts{".yaml", ".yml"};
   if (!ext.empty()) exts.push_back(ext);
-  const auto beside = names_in(folder, exts, false, skip);
-  const std::string* best =
-      closest(name, beside, std::max<std::size_t>(1, given.stem().string().size() / 4));
-  return best ? suggestion((given.parent_path() / *best).string()) : std::string{};
+  fs::path dir = folder;
+  fs::path shown = given.parent_path();
+  std::error_code ec;
+  if (!dir.empty() && !fs::is_directory(dir, ec)) {
+    const std::string lost = dir.filename().string();
+    const std::string* near = lost.empty() || lost == "." || lost == ".."
+                                  ? nullptr
+                                  : closest(lost, folders_in(dir.parent_path()), name_limit(lost));
+    if (!near) return {};
+    dir = dir.parent_path() / *near;
+    shown = shown.parent_path() / *near;
+  }
+  const auto beside = names_in(dir, exts, false, skip);
+  const std::string* best = closest(name, beside, name_limit(given.stem().string()));
+  return best ? suggestion((shown / *best).string()) : std::string{};
 }
 
 std::string did_you_mean_model(const std::string& written, const std::filesystem::path& folder,

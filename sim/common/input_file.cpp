@@ -13,9 +13,13 @@ void check_input_file(const std::string& path, const std::string& kind, std::uin
   namespace fs = std::filesystem;
   std::error_code ec;
   if (path.empty()) throw InputError(fmt::format("'': an empty path, expected a {} file", kind));
-  if (!fs::exists(path, ec))
+  if (!fs::exists(path, ec)) {
+    if (fs::is_symlink(path, ec))
+      throw InputError(fmt::format("{}: a symbolic link to {}, which does not exist", path,
+                                   fs::read_symlink(path, ec).string()));
     throw InputError(fmt::format("{}: no such file{}", path,
                                  did_you_mean_file(path, fs::path(path).parent_path())));
+  }
   if (fs::is_directory(path, ec))
     throw InputError(fmt::format("{}: is a directory, expected a {} file", path, kind));
   if (!fs::is_regular_file(path, ec))

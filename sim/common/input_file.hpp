@@ -8,7 +8,8 @@
 namespace csx {
 
 // `kind` names what the file should hold ("YAML", "CSV"); `max_bytes` bounds its size.
-// Throws InputError: "PATH: no such file", "PATH: is a directory, expected a KIND file",
+// Throws InputError: "PATH: no such file" (with a did-you-mean), "PATH: a symbolic link to
+// TARGET, which does not exist", "PATH: is a directory, expected a KIND file",
 // "PATH: is not a regular file", "PATH: larger than N MiB, not a csxsim KIND file".
 void check_input_file(const std::string& path, const std::string& kind, std::uintmax_t max_bytes);
 

@@ -191,7 +191,11 @@ model::ModelSpec read_model_ref(const YAML::Node& root, const Block& holder,
   const fs::path named = path_named_by(file, name);
   fs::path path = named;
   std::error_code ec;
-  if (!fs::exists(path, ec)) path = fs::path(data_dir) / "models" / (name + ".yaml");
+  if (!fs::is_regular_file(path, ec)) path = fs::path(data_dir) / "models" / (name + ".yaml");
+  if (!fs::exists(path, ec) && fs::exists(named, ec))
+    throw InputError(fmt::format(
+        "{} = '{}': {} is {}, expected a model file", holder.where("model"), name, named.string(),
+        fs::is_directory(named, ec) ? "a directory" : "not a regular file"));
   if (!fs::exists(path, ec)) {
     throw InputError(fmt::format(
         "{} = '{}': no such model file (relative to the scenario, or a "
@@ -206,6 +210,11 @@ void read_simulation(const Block& root, Scenario& s) {
   auto sim = root.optional_child("simulation");
   if (!sim) return;
   sim->require_known_keys(kSimulationKeys);
+  // Our own block: a key written without a value is a mistake, not a default.
+  for (const auto& kv : sim->node())
+    if (kv.second.IsNull())
+      throw InputError(fmt::format("{}: no value; give one or leave the key out",
+                                   sim->where(kv.first.Scalar())));
   if (auto p = sim->get_string_opt("platform")) {
     // A platform file is read relative to the scenario, as its model file is.
     s.platform = platform::is_platform_path(*p) ? path_named_by(root.file(), *p) : *p;

@@ -1,7 +1,7 @@
 """Edge cases a user hit: plan's smallest cluster where the time to train is not
 monotone in num_csx; paths a file names, read relative to that file; paths that are not UTF-8;
 a command's outputs land together or not at all (a full file system, a full standard output);
-a full standard output is exit 2 for every command."""
+a full standard output is exit 2 for every command; a dangling link; what bounds plan's search."""
 import csv
 import os
 import resource
@@ -407,4 +407,16 @@ with tempfile.TemporaryDirectory() as d:
     expect(["sweep", "scenarios/gpt3_xl_1x_cs2.yaml", "--num-csx", "1", "--batch-size", "528", "--csv", one, "-q"], 0)
     expect(["merge", one, "-o", out], 0, env={**os.environ, "CSXSIM_DATA_DIR": "/nonexistent"})
     check(open(out).read() == open(one).read(), "merge of one CSV is that CSV")
+# A dangling symbolic link is named as one, not as a missing file.
+with tempfile.TemporaryDirectory() as d:
+    link = os.path.join(d, "scenario.yaml")
+    os.symlink(os.path.join(d, "gone.yaml"), link)
+    expect(["run", link], 2, err_has=[f"{link}: a symbolic link to {d}/gone.yaml, which does not exist"])
+# plan's deadline search says what bounds it: the platform's largest cluster (192 CS-2, below
+# the --max-num-csx given), the flag itself, or the batch (one sample per system).
+for extra, bound in ((["--max-num-csx", "1000"], "up to 192 (the largest cluster of cs2; --max-num-csx 1000 is beyond it)"),
+                     (["--max-num-csx", "4"], "up to 4 (--max-num-csx)"),
+                     (["--batch-size", "2"], "up to 2 (one sample per system: the batch size)")):
+    expect(["plan", "scenarios/gpt3_xl_1x_cs2.yaml", "--deadline", "1h", "--tokens", "1e12", *extra], 1,
+           out_has=[f"cs2, batch_size {2 if '--batch-size' in extra else 528}: no num_csx {bound} meets 1.00 h"])
 finish()

@@ -41,6 +41,9 @@ with tempfile.TemporaryDirectory() as d:
         expect(["merge", os.path.join(d, "shard0.csv"), os.path.join(d, "shard1.csv"), "-o", merged], 0)
         check(open(merged).read() == text, "merged shards equal the unsharded sweep")
         expect(["merge", os.path.join(d, "shard0.csv"), os.path.join(d, "shard0.csv"), "-o", merged], 2,
+               err_has=["shard0.csv: given twice (as input 1 and 2)"])
+        shutil.copy(os.path.join(d, "shard0.csv"), os.path.join(d, "copy0.csv"))
+        expect(["merge", os.path.join(d, "shard0.csv"), os.path.join(d, "copy0.csv"), "-o", merged], 2,
                err_has=["already in another input"])
     else:
         check(False, "GNU parallel is not installed (tools/bootstrap installs it)")

@@ -3,6 +3,7 @@
 
 #include <fmt/format.h>
 #include <algorithm>
+#include <limits>
 
 #include "app/amounts.hpp"
 #include "app/data_folder.hpp"
@@ -56,7 +57,24 @@ PlanOutcome execute_plan(const PlanRequest& q) {
   const auto scenario = io::load_scenario(q.model_path, data_dir(), q.seq_len);
   print_warnings(scenario);
   std::vector<std::int64_t> batches = q.batch_sizes;
-  if (batches.empty() && scenario.batch_size) batches = {*scenario.batch_size};
+  if (batches.empty() && scenario.batch_size) {
+    batches = {*scenario.batch_size};
+    if (scenario.batch_size_per_system) {
+      // An R_1.7.0 TensorFlow file's batch is per system: plan holds the global batch of the
+      // file's cluster (num_csx, else 1) fixed while it varies num_csx, and says so.
+      const std::int64_t n = scenario.num_csx.value_or(1);
+      if (*scenario.batch_size > std::numeric_limits<std::int64_t>::max() / n)
+        throw InputError(fmt::format("{}: batch_size {} per system x num_csx {} overflows",
+                                     q.model_path, *scenario.batch_size, n));
+      batches = {*scenario.batch_size * n};
+      fmt::print(stderr,
+                 "note: {} sets the batch of each system ({}); plan holds the global batch at "
+                 "{} x {} = {} (num_csx {}) while it varies num_csx; pass --batch-size for "
+                 "another\n",
+                 q.model_path, *scenario.batch_size, *scenario.batch_size, n, batches[0],
+                 scenario.num_csx ? "from the file" : "not set: 1");
+    }
+  }
   if (batches.empty())
     throw InputError(
         fmt::format("{}: no training batch size in the file; pass --batch-size (a list is fine)",

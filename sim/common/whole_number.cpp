@@ -8,6 +8,27 @@
 #include "common/errors.hpp"
 
 namespace csx {
+namespace {
+
+// For 2K or 1.5M: "; write 2000 (K, M, B and T are read by --tokens ...)", else "".
+std::string suffix_hint(const std::string& text) {
+  if (text.size() < 2) return {};
+  const char unit = text.back();
+  const double scale = unit == 'K'                  ? 1e3
+                       : unit == 'M'                ? 1e6
+                       : unit == 'B' || unit == 'G' ? 1e9
+                       : unit == 'T'                ? 1e12
+                                                    : 0;
+  double d = 0;
+  const char* last = text.data() + text.size() - 1;
+  const auto [p, ec] = std::from_chars(text.data(), last, d);
+  if (scale == 0 || ec != std::errc{} || p != last || !(d > 0)) return {};
+  const double v = d * scale;
+  if (v != std::floor(v) || v >= 9.0e15) return {};
+  return fmt::format("; write {:.0f} (K, M, B and T are read by --tokens and --input-rate only)", v);
+}
+
+}  // namespace
 
 std::int64_t parse_whole(const std::string& text, const std::string& where, std::int64_t min,
                          std::int64_t max) {
@@ -31,7 +52,8 @@ std::int64_t parse_whole(const std::string& text, const std::string& where, std:
           "{} = {}: too large, at most 9e15 when written as a float (2^53: exact in a double)",
           where, text));
     else
-      throw InputError(fmt::format("{} = '{}': expected a whole number", where, text));
+      throw InputError(
+          fmt::format("{} = '{}': expected a whole number{}", where, text, suffix_hint(text)));
   }
   if (v < min) throw InputError(fmt::format("{} = {}: must be at least {}", where, v, min));
   if (v > max) throw InputError(fmt::format("{} = {}: must be at most {}", where, v, max));

@@ -9,7 +9,8 @@ namespace csx {
 
 // A whole number in [min, max]: an optional sign and digits, or a float written exactly (2048.0,
 // 1e3). Throws InputError naming `where`, the text and the rule: not a whole number, too large
-// for 64 bits, below min, above max.
+// for 64 bits, below min, above max. A number with a K, M, B or T suffix (2K) is refused with
+// the number to write (2000).
 [[nodiscard]] std::int64_t parse_whole(const std::string& text, const std::string& where,
                                        std::int64_t min = std::numeric_limits<std::int64_t>::min(),
                                        std::int64_t max = std::numeric_limits<std::int64_t>::max());

@@ -25,7 +25,8 @@ std::string suffix_hint(const std::string& text) {
   if (scale == 0 || ec != std::errc{} || p != last || !(d > 0)) return {};
   const double v = d * scale;
   if (v != std::floor(v) || v >= 9.0e15) return {};
-  return fmt::format("; write {:.0f} (K, M, B and T are read by --tokens and --input-rate only)", v);
+  return fmt::format("; write {:.0f} (K, M, B and T are read by --tokens and --input-rate only)",
+                     v);
 }
 
 }  // namespace

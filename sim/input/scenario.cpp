@@ -145,7 +145,16 @@ Flags read_callbacks(const Block& init, std::vector<std::string>& warnings) {
   if (!list.IsSequence())
     throw InputError(fmt::format("{}: expected a list of callbacks", init.where("callbacks")));
   for (std::size_t i = 0; i < list.size(); ++i) {
-    if (!list[i].IsMap()) continue;
+    if (!list[i].IsMap()) {
+      const std::string what = list[i].IsScalar()     ? fmt::format("'{}'", list[i].Scalar())
+                               : list[i].IsSequence() ? std::string("a list")
+                                                      : std::string("empty");
+      warnings.push_back(fmt::format(
+          "{}:{}: {}.callbacks[{}] is {}, not a callback (a mapping of the callback's name to "
+          "its settings); ignored",
+          init.file(), list[i].Mark().line + 1, init.key_path(), i, what));
+      continue;
+    }
     for (const auto& kv : list[i]) {
       const std::string name = kv.first.Scalar();
       const std::vector<std::string> flag_blocks{"GlobalFlags", "ScopedTrainFlags",

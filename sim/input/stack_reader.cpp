@@ -89,7 +89,10 @@ Stack read_stack(const io::Block& m, const StackKeys& k, const StackDefaults& de
     st.head_dim = st.hidden_size / st.num_heads;
   }
   st.num_kv_heads = st.num_heads;
-  const std::string module = m.get_string_opt("attention_module").value_or("");
+  // The Model Zoo's two attention modules (its model configs' Literal, Release 2.3 to 2.10):
+  // another value is refused there too, so it is not read as multi-head attention here.
+  const std::string module = m.get_choice(
+      "attention_module", {"aiayn_attention", "multiquery_attention"}, "aiayn_attention");
   if (module == "multiquery_attention") st.num_kv_heads = 1;
   if (auto extra = m.optional_child("extra_attention_params"))
     if (auto groups = extra->get_int_opt("num_kv_groups", 1, kMaxWidth)) {

@@ -120,8 +120,10 @@ Job make_job(const io::Scenario& s, const Overrides& o, const std::string& data_
   // One cap on the training length, however it is given (--steps, --tokens, max_steps).
   if (job.training_steps && static_cast<double>(*job.training_steps) > kMaxTrainingSteps)
     throw InputError(fmt::format("{} = {}: at most {:g} training steps",
-                                 o.training_steps ? "--steps" : "max_steps", *job.training_steps,
-                                 kMaxTrainingSteps));
+                                 o.training_steps ? "--steps"
+                                 : o.tokens       ? "the steps of --tokens"
+                                                  : "the file's num_steps or max_steps",
+                                 *job.training_steps, kMaxTrainingSteps));
   // Training steps give a time to train; a run that only evaluates has none.
   if (o.training_steps && mode == io::Mode::kEval)
     throw InputError(

@@ -36,7 +36,7 @@ const std::vector<OptionSpec> kSpecs{
      "train | eval | train_and_eval"},
     {"compile-only", "compile_only", V::kSwitch, "", "",
      "compile-only mode (required by explore)"},
-    {"steps", "steps", V::kCount, "the file's max_steps", "steps",
+    {"steps", "steps", V::kCount, "the file's num_steps or max_steps", "steps",
      "training steps, for time to train"},
     {"tokens", "tokens", V::kAmount, "", "tokens",
      "token budget, for time to train: steps = ceil(tokens / (batch x seq_len)); e.g. 1e12, 300B"},

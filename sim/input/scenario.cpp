@@ -50,7 +50,7 @@ const std::vector<std::string> kRunconfigIgnored{
     "checkpoint_path", "checkpoint_steps", "compile_crd_memory_gi",
     "disable_strict_checkpoint_loading", "enable_distributed", "eval_frequency", "eval_steps",
     "execute_crd_memory_gi", "load_checkpoint_states", "log_steps", "max_checkpoints", "model_dir",
-    "num_act_servers", "num_epochs", "num_steps", "num_wgt_servers", "precision_opt_level",
+    "num_act_servers", "num_epochs", "num_wgt_servers", "precision_opt_level",
     "save_initial_checkpoint", "seed", "transfer_processes", "validate_only", "python_paths",
     "mount_dirs", "job_labels", "credentials_path", "mgmt_address", "job_priority",
     "autoload_checkpoint",
@@ -58,8 +58,7 @@ const std::vector<std::string> kRunconfigIgnored{
     "cs_ip", "keep_checkpoint_max", "log_step_count_steps", "multireplica",
     "save_checkpoints_steps", "save_losses", "save_summary_steps", "show_debug_metrics",
     "tf_random_seed", "throttle_secs", "use_cs_grad_accum"};
-const std::vector<std::string> kLoopIgnored{"eval_frequency",  "eval_steps",
-                                            "num_steps",       "num_epochs",
+const std::vector<std::string> kLoopIgnored{"eval_frequency", "eval_steps", "num_epochs",
                                             "steps_per_epoch", "grad_accum_steps"};
 const std::vector<std::string> kSimulationKeys{"platform",         "mode",
                                                "compile_only",     "simulated_steps",
@@ -392,8 +391,10 @@ Scenario read_scenario_unchecked(const YAML::Node& root_node, const std::string&
           s.input_workers_per_csx = *w;
       }
     if (auto loop = init.optional_child("loop")) {
-      loop->warn_unknown_keys(joined({"max_steps"}, kLoopIgnored), true, s.warnings);
-      s.max_steps = loop->get_int_opt("max_steps");
+      loop->warn_unknown_keys(joined({"max_steps", "num_steps"}, kLoopIgnored), true, s.warnings);
+      // num_steps takes precedence over max_steps (the Model Zoo's TrainingLoop, Release 2.10).
+      s.max_steps = loop->get_int_opt("num_steps");
+      if (!s.max_steps) s.max_steps = loop->get_int_opt("max_steps");
     }
     const Flags flags = read_callbacks(init, s.warnings);
     if (train) {
@@ -446,13 +447,14 @@ Scenario read_scenario_unchecked(const YAML::Node& root_node, const std::string&
     }
     s.batch_size_per_system = tensorflow_layout(file);
     if (auto run = root.optional_child("runconfig")) {
-      run->warn_unknown_keys(
-          joined({"num_csx", "max_steps", "mode", "compile_only", "num_workers_per_csx"},
-                 kRunconfigIgnored),
-          true, s.warnings);
+      run->warn_unknown_keys(joined({"num_csx", "max_steps", "num_steps", "mode", "compile_only",
+                                     "num_workers_per_csx"},
+                                    kRunconfigIgnored),
+                             true, s.warnings);
       s.num_csx = run->get_int_opt("num_csx");
       if (s.num_csx) s.num_csx_where = run->where("num_csx");
-      s.max_steps = run->get_int_opt("max_steps");
+      s.max_steps = run->get_int_opt("num_steps");  // before max_steps, as in the loop
+      if (!s.max_steps) s.max_steps = run->get_int_opt("max_steps");
       // The legacy RunConfig's default is 0, read as one worker per CS-X.
       if (const auto w = input_count(*run, "num_workers_per_csx", 0, s))
         s.input_workers_per_csx = std::max<std::int64_t>(1, *w);

@@ -56,8 +56,8 @@ struct Scenario {
   // Which one wins (with --micro-batch-size and the default auto) is app::mbs_setting's rule.
   MbsSources train_mbs;
   MbsSources eval_mbs;
-  std::optional<std::int64_t> max_steps;                // loop.max_steps / runconfig.max_steps
-  std::string num_csx_where;                            // "file:line: key" where num_csx was set
+  std::optional<std::int64_t> max_steps;  // loop. or runconfig.num_steps, else their max_steps
+  std::string num_csx_where;              // "file:line: key" where num_csx was set
   std::string batch_size_where, eval_batch_size_where;  // likewise, the two batch sizes
   std::string platform_where;
   std::string simulated_steps_where;

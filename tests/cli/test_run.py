@@ -158,4 +158,14 @@ with tempfile.TemporaryDirectory() as d:
            err_has=["runconfig.mode = 'inference': csxsim simulates train, eval or train_and_eval"])
     r = expect(["run", legacy("  mode: train_and_eval\n", "simulation:\n  mode: eval\n")], 0)
     check("train:" not in r.stdout, "simulation.mode wins over runconfig.mode")
+# The trainer loop's num_steps is the training length and takes precedence over max_steps, as
+# the Model Zoo's TrainingLoop says (Release 2.10): 1000 steps, not 24334.
+with tempfile.TemporaryDirectory() as d:
+    text = open("scenarios/gpt3_xl_1x_cs2.yaml").read().replace("../models/", os.path.abspath("models") + "/")
+    for loop, steps in (("num_steps: 1000", 1000), ("num_steps: 1000\n      max_steps: 24334", 1000),
+                        ("max_steps: 24334", 24334)):
+        path = os.path.join(d, "loop.yaml")
+        with open(path, "w") as fh:
+            fh.write(text.replace("max_steps: 24334", loop))
+        expect(["run", path, "--micro-batch-size", "12"], 0, out_has=[f"time to train: {steps} steps x"])
 finish()

@@ -107,7 +107,10 @@ void print_pass(std::FILE* out, const app::Job& job, const app::PassResult& r) {
              best.micro_batch_size, best.num_microbatches, best.num_microbatches == 1 ? "" : "es",
              best.sim.step_time_s, rate(best.samples_per_s), rate(iv.samples_per_s_low),
              rate(iv.samples_per_s_high), best.tokens_per_s, 100 * best.mfu, best.sim.bound);
-  fmt::print(out, "  80 % interval: {}\n", interval_basis(job));
+  fmt::print(out, "  80 % interval: {}{}\n", interval_basis(job),
+             job.scenario.input_samples_per_s
+                 ? "; the input rate given is taken as exact: only the compute step varies"
+                 : "");
   fmt::print(out, "  busy share of the step: {}\n", app::busy_shares(best.sim));
   fmt::print(out,
              "  step breakdown: compute {:.4f} s, weight streaming {:.4f} s (exposed {:.4f} s), "

@@ -2,6 +2,7 @@
 #include "model/prediction_interval.hpp"
 
 #include <fmt/format.h>
+#include <algorithm>
 #include <cmath>
 #include <stdexcept>
 
@@ -30,6 +31,21 @@ PredictionInterval prediction_interval(double step_time_s, double samples_per_s,
         "interval of step {} s, {} samples/s: both must be positive", step_time_s, samples_per_s));
   const double f = std::exp(interval_log_half_width(b));
   return {samples_per_s / f, samples_per_s * f, step_time_s / f, step_time_s * f};
+}
+
+PredictionInterval input_fed_interval(double step_time_s, double samples_per_s, double input_s,
+                                      double wait_s, const IntervalBasis& b) {
+  const PredictionInterval plain = prediction_interval(step_time_s, samples_per_s, b);
+  if (!std::isfinite(input_s) || input_s < 0 || !std::isfinite(wait_s) || wait_s < 0 ||
+      wait_s > step_time_s)
+    throw std::invalid_argument(fmt::format(
+        "input time {} s and wait {} s of a step of {} s: need input >= 0 and 0 <= wait <= step",
+        input_s, wait_s, step_time_s));
+  const double f = plain.step_time_s_high / step_time_s;
+  const double compute_s = step_time_s - wait_s;
+  const double low = std::min(step_time_s, std::max(input_s, compute_s / f));
+  const double high = std::max(step_time_s, std::max(input_s, compute_s * f));
+  return {samples_per_s * step_time_s / high, samples_per_s * step_time_s / low, low, high};
 }
 
 std::string interval_family(const std::string& model_name) {

@@ -50,6 +50,17 @@ struct PredictionInterval {
 [[nodiscard]] PredictionInterval prediction_interval(double step_time_s, double samples_per_s,
                                                      const IntervalBasis& basis);
 
+// The interval of a step whose input workers were simulated (docs/model.md#input-pipeline): the
+// input rate is the user's, so only the compute side is uncertain. The step is taken as
+// max(input_s, compute step), the compute step being step_time_s - wait_s scaled by the
+// interval's factor: an input-bound step cannot get faster than its input. `input_s` is the
+// input workers' time for the fullest system's batch and `wait_s` the time the system waited for
+// them in the step (seconds, 0 <= wait_s <= step_time_s, input_s >= 0). Throws
+// std::invalid_argument as prediction_interval, and for input_s or wait_s out of range.
+[[nodiscard]] PredictionInterval input_fed_interval(double step_time_s, double samples_per_s,
+                                                    double input_s, double wait_s,
+                                                    const IntervalBasis& basis);
+
 // The family a Model Zoo model name counts under: the part before the first '/'
 // ("bert/classifier" -> "bert"; "gpt3" -> "gpt3").
 [[nodiscard]] std::string interval_family(const std::string& model_name);

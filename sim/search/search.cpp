@@ -42,7 +42,10 @@ void record(const SearchRequest& req, CandidateResult& c, plan::SimulationResult
   const double B = static_cast<double>(req.split.batch_size);
   c.samples_per_s = B / c.sim.step_time_s;
   c.tokens_per_s = c.samples_per_s * static_cast<double>(req.seq_len);
-  c.interval = model::prediction_interval(c.sim.step_time_s, c.samples_per_s, req.interval);
+  c.interval = req.input_samples_per_s > 0
+                   ? model::input_fed_interval(c.sim.step_time_s, c.samples_per_s,
+                                               c.sim.input_busy_s, c.sim.input_wait_s, req.interval)
+                   : model::prediction_interval(c.sim.step_time_s, c.samples_per_s, req.interval);
   c.mfu = model_flops_per_step(req.costs, req.pass, req.split.batch_size) /
           (c.sim.step_time_s * static_cast<double>(req.split.num_csx) * req.platform.peak_flops);
 }

@@ -1,5 +1,6 @@
 // Prediction intervals: one interval worked out by hand, the widening for families and
-// platforms never calibrated, and the calibration counts read from a fit-data file.
+// platforms never calibrated, an input rate's bound, and the calibration counts read from a
+// fit-data file.
 #include <gtest/gtest.h>
 
 #include <unistd.h>
@@ -47,6 +48,30 @@ TEST(PredictionInterval, WiderWhereFewerRunsCalibrate) {
   EXPECT_DOUBLE_EQ(iv.step_time_s_high, 2.0);
   EXPECT_THROW((void)model::prediction_interval(0, 10, both), std::invalid_argument);
   EXPECT_THROW((void)model::interval_widening({0.15, -1, 0}), std::invalid_argument);
+}
+
+TEST(PredictionInterval, AnInputRateGivenBoundsTheFastEnd) {
+  // The basis of OneIntervalByHand: factor 1.242052546.
+  const model::IntervalBasis b{0.15, 4, 13};
+  // Input-bound: a 2 s step of 10 samples/s whose input takes 2 s, 1.5 s of it waited (compute
+  // 0.5 s): a faster compute waits longer (low end 2 s, 10/s); a slower one, 0.5 x 1.242 =
+  // 0.621 s, still waits: the interval is the prediction.
+  auto iv = model::input_fed_interval(2.0, 10.0, 2.0, 1.5, b);
+  EXPECT_DOUBLE_EQ(iv.step_time_s_low, 2.0);
+  EXPECT_DOUBLE_EQ(iv.step_time_s_high, 2.0);
+  EXPECT_DOUBLE_EQ(iv.samples_per_s_high, 10.0);
+  // Compute-bound with a 1.8 s input: the slow end as without input, 2 x 1.242052546 =
+  // 2.484105 s (8.051189/s); the fast end stops at the input, 1.8 s (not 2 / 1.242 = 1.610 s):
+  // 10 x 2 / 1.8 = 11.111111/s.
+  iv = model::input_fed_interval(2.0, 10.0, 1.8, 0.0, b);
+  EXPECT_NEAR(iv.step_time_s_high, 2.484105, 1e-6);
+  EXPECT_NEAR(iv.samples_per_s_low, 8.051189, 1e-6);
+  EXPECT_DOUBLE_EQ(iv.step_time_s_low, 1.8);
+  EXPECT_NEAR(iv.samples_per_s_high, 11.111111, 1e-6);
+  // A fast input (0.1 s) changes nothing: 2 / 1.242052546 = 1.610238 s.
+  iv = model::input_fed_interval(2.0, 10.0, 0.1, 0.0, b);
+  EXPECT_NEAR(iv.step_time_s_low, 1.610238, 1e-6);
+  EXPECT_THROW((void)model::input_fed_interval(2.0, 10.0, 1.0, 2.5, b), std::invalid_argument);
 }
 
 TEST(PredictionInterval, FamilyIsTheModelZooNameBeforeTheSlash) {

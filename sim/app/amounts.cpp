@@ -8,6 +8,7 @@
 #include <optional>
 
 #include "common/errors.hpp"
+#include "common/whole_number.hpp"
 
 namespace csx::app {
 namespace {
@@ -27,8 +28,11 @@ std::optional<double> scaled(const std::string& text, const std::map<std::string
 }  // namespace
 
 double parse_amount(const std::string& text, const std::string& flag) {
-  static const std::map<std::string, double> scale{{"", 1},    {"K", 1e3}, {"k", 1e3}, {"M", 1e6},
-                                                   {"B", 1e9}, {"G", 1e9}, {"T", 1e12}};
+  static const std::map<std::string, double> scale = [] {
+    std::map<std::string, double> m{{"", 1}};
+    for (const char c : {'K', 'k', 'M', 'B', 'G', 'T'}) m[std::string(1, c)] = amount_suffix(c);
+    return m;
+  }();
   if (const auto v = scaled(text, scale)) return *v;
   throw InputError(fmt::format(
       "{} {}: expected a positive number, optionally with K, M, B or T (e.g. 1e12, 300B)", flag,

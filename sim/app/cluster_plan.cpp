@@ -2,6 +2,7 @@
 #include "app/cluster_plan.hpp"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 #include <algorithm>
 
 #include "common/errors.hpp"
@@ -124,17 +125,20 @@ const Evaluation* fastest_of(const Planner& planner, const std::string& label, s
   return fastest;
 }
 
-// What set the deadline search's largest num_csx `limit`: the user's --max-num-csx, the
-// batch (one sample per system at least), or the platform's largest cluster (and a
-// --max-num-csx above it).
+// What set the deadline search's largest num_csx `limit`, each bound that equals it: the user's
+// --max-num-csx, the batch (one sample per system at least), the platform's largest cluster
+// (and a --max-num-csx beyond it).
 std::string limit_reason(const ClusterSearch& request, const PlatformSetup& setup,
                          std::int64_t batch_size, std::int64_t limit) {
   const auto asked = request.max_num_csx;
-  if (asked && *asked == limit) return "--max-num-csx";
-  if (limit == batch_size) return "one sample per system: the batch size";
-  std::string why = fmt::format("the largest cluster of {}", setup.label);
-  if (asked && *asked > limit) why += fmt::format("; --max-num-csx {} is beyond it", *asked);
-  return why;
+  std::vector<std::string> why;
+  if (asked && *asked == limit) why.emplace_back("--max-num-csx");
+  if (batch_size == limit) why.emplace_back("one sample per system: the batch size");
+  if (setup.spec.max_cluster_size == limit)
+    why.push_back(fmt::format("the largest cluster of {}", setup.label));
+  std::string text = fmt::format("{}", fmt::join(why, "; "));
+  if (asked && *asked > limit) text += fmt::format("; --max-num-csx {} is beyond it", *asked);
+  return text;
 }
 
 }  // namespace

@@ -69,10 +69,11 @@ PlanOutcome execute_plan(const PlanRequest& q) {
       batches = {*scenario.batch_size * n};
       fmt::print(stderr,
                  "note: {} sets the batch of each system ({}); plan holds the global batch at "
-                 "{} x {} = {} (num_csx {}) while it varies num_csx; pass --batch-size for "
-                 "another\n",
+                 "{} x {} = {} ({}) while it varies num_csx, not {} x num_csx as run reads it; "
+                 "pass --batch-size for another\n",
                  q.model_path, *scenario.batch_size, *scenario.batch_size, n, batches[0],
-                 scenario.num_csx ? "from the file" : "not set: 1");
+                 scenario.num_csx ? "num_csx of " + scenario.num_csx_where : "num_csx not set: 1",
+                 *scenario.batch_size);
     }
   }
   if (batches.empty())

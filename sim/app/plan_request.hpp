@@ -41,8 +41,9 @@ struct PlanOutcome {
 };
 
 // Loads the model (its warnings on stderr), checks the output files against its files and runs
-// plan_clusters. Throws as they do, and InputError when neither --batch-size nor the file gives
-// a batch size.
+// plan_clusters. A file whose batch is per system (R_1.7.0 TensorFlow) is planned at that batch
+// x the file's num_csx (else 1), said in a note on stderr. Throws as they do, and InputError
+// when neither --batch-size nor the file gives a batch size or that product overflows.
 [[nodiscard]] PlanOutcome execute_plan(const PlanRequest& request);
 // Writes the request's --csv and --json (both or none). Throws InputError when a file cannot be
 // written.

@@ -50,6 +50,24 @@ Variant parse_variant(const std::string& text, const std::vector<std::string>& p
   return v;
 }
 
+// A missing platform file named like a shipped platform (cs2.yaml for cs2): " (did you mean
+// 'cs2'?)", or with the flag's whole list, `listed`, when given ("--platform cs2,cs3" for
+// cs2,cs3.yaml); "" otherwise.
+std::string shipped_hint(const std::string& value, const std::string& listed,
+                         const std::string& data_dir) {
+  namespace fs = std::filesystem;
+  std::error_code ec;
+  const fs::path given(value);
+  const std::string stem = given.stem().string();
+  if (!platform::is_platform_path(value) || fs::exists(given, ec) || stem.empty() ||
+      !fs::is_regular_file(fs::path(data_dir) / "platforms" / (stem + ".yaml"), ec))
+    return {};
+  if (listed.empty()) return fmt::format(" (did you mean '{}'?)", stem);
+  auto items = io::split(listed, ',');
+  std::replace(items.begin(), items.end(), value, stem);
+  return fmt::format(" (did you mean '--platform {}'?)", fmt::join(items, ","));
+}
+
 }  // namespace
 
 platform::PlatformSpec load_platform_given(const std::string& value, const std::string& where,
@@ -62,20 +80,12 @@ platform::PlatformSpec load_platform_given(const std::string& value, const std::
   try {
     return platform::load_platform(value, data_dir);
   } catch (const InputError& e) {
-    // A missing file named like a shipped platform (cs2.yaml for cs2): name the flag and that.
-    std::error_code ec;
-    const std::filesystem::path given(value);
-    const std::string stem = given.stem().string();
-    if (platform::is_platform_path(value) && !std::filesystem::exists(given, ec) && !stem.empty() &&
-        std::filesystem::is_regular_file(
-            std::filesystem::path(data_dir) / "platforms" / (stem + ".yaml"), ec))
-      throw InputError(fmt::format("{}{}: {} (the shipped platform of that name is {}{})",
-                                   where.empty() ? "the platform" : where,
-                                   flag ? fmt::format(" {}", listed) : "", e.what(),
-                                   flag ? "--platform " : "", stem));
-    if (where.empty() || (flag && platform::is_platform_path(value))) throw;  // names its file
+    InputError out(e.what() + shipped_hint(value, flag ? listed : "", data_dir));
+    if (std::string(e.what()).find("(did you mean") != std::string::npos) out = e;
+    out.warnings = e.warnings;
+    if (where.empty() || (flag && platform::is_platform_path(value))) throw out;  // names its file
     throw InputError(
-        fmt::format("{}{}: {}", where, flag ? fmt::format(" {}", listed) : "", e.what()));
+        fmt::format("{}{}: {}", where, flag ? fmt::format(" {}", listed) : "", out.what()));
   }
 }
 

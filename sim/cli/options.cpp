@@ -92,9 +92,14 @@ std::optional<po::variables_map> parse_options(
               read);
     const auto given = read["csxsim-positional"].as<std::vector<std::string>>();
     const unsigned taken = positional ? positional->max_total_count() : 0;
+    if (given.size() <= taken)
+      throw InputError(fmt::format("too many arguments: usage: {}", usage));
+    const std::string command = usage.substr(0, usage.find(' ', usage.find(' ') + 1));
+    if (taken == 0)
+      throw InputError(fmt::format("{} takes no argument ('{}' given): usage: {}", command,
+                                   given.front(), usage));
     throw InputError(fmt::format("too many arguments: '{}' is one more than {} takes: usage: {}",
-                                 taken < given.size() ? given[taken] : given.back(),
-                                 usage.substr(0, usage.find(' ', usage.find(' ') + 1)), usage));
+                                 given[taken], command, usage));
   } catch (const po::invalid_command_line_syntax& e) {
     if (e.kind() == po::invalid_command_line_syntax::missing_parameter)
       refuse_missing_value(args, desc, e.get_option_name());

@@ -3,6 +3,7 @@
 
 #include <fmt/format.h>
 #include <algorithm>
+#include <cctype>
 
 namespace csx {
 
@@ -126,9 +127,17 @@ std::string did_you_mean_file(const std::string& written, const std::filesystem:
   std::error_code ec;
   if (!dir.empty() && !fs::is_directory(dir, ec)) {
     const std::string lost = dir.filename().string();
-    const std::string* near = lost.empty() || lost == "." || lost == ".."
-                                  ? nullptr
-                                  : closest(lost, folders_in(dir.parent_path()), name_limit(lost));
+    const auto folders = folders_in(dir.parent_path());
+    const auto lower = [](std::string t) {
+      for (auto& ch : t) ch = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
+      return t;
+    };
+    // The same name in another case (SCENARIOS/ for scenarios/) first, then one close to it.
+    const auto same = std::find_if(folders.begin(), folders.end(),
+                                   [&](const std::string& f) { return lower(f) == lower(lost); });
+    const std::string* near = lost.empty() || lost == "." || lost == ".." ? nullptr
+                              : same != folders.end()                     ? &*same
+                                                      : closest(lost, folders, name_limit(lost));
     if (!near) return {};
     dir = dir.parent_path() / *near;
     shown = shown.parent_path() / *near;

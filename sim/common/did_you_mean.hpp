@@ -21,7 +21,8 @@ namespace csx {
 // whose name is closest to the written one, with the folder as written: within a quarter of the
 // name's length in edits (at least 1), among the .yaml and .yml files and those of its extension
 // (a name without extension is tried with .yaml). When `folder` is not a folder, the folder
-// beside it whose name is that close stands in for it (Scenarios/ for scenarios/), its name
+// beside it of that name in another case, or whose name is that close, stands in for it
+// (Scenarios/ or SCENARIOS/ for scenarios/), its name
 // in the suggestion. "" when none is close, the
 // name is empty, or the folder cannot be read or holds more than 10,000 entries. Throws nothing.
 [[nodiscard]] std::string did_you_mean_file(const std::string& written,

@@ -14,11 +14,21 @@ void check_input_file(const std::string& path, const std::string& kind, std::uin
   std::error_code ec;
   if (path.empty()) throw InputError(fmt::format("'': an empty path, expected a {} file", kind));
   if (!fs::exists(path, ec)) {
-    if (fs::is_symlink(path, ec))
-      throw InputError(fmt::format("{}: a symbolic link to {}, which does not exist", path,
-                                   fs::read_symlink(path, ec).string()));
-    throw InputError(fmt::format("{}: no such file{}", path,
-                                 did_you_mean_file(path, fs::path(path).parent_path())));
+    if (ec == std::errc::too_many_symbolic_link_levels)
+      throw InputError(fmt::format("{}: a loop of symbolic links", path));
+    std::error_code e2;
+    if (fs::is_symlink(path, e2)) {
+      // A relative target is relative to the link's folder: show it from here.
+      fs::path target = fs::read_symlink(path, e2);
+      if (target.is_relative()) target = fs::path(path).parent_path() / target;
+      throw InputError(
+          fmt::format("{}: a symbolic link to {}, which does not exist", path, target.string()));
+    }
+    const fs::path folder = fs::path(path).parent_path();
+    if (!folder.empty() && fs::exists(folder, e2) && !fs::is_directory(folder, e2))
+      throw InputError(
+          fmt::format("{}: no such file ({} is a file, not a folder)", path, folder.string()));
+    throw InputError(fmt::format("{}: no such file{}", path, did_you_mean_file(path, folder)));
   }
   if (fs::is_directory(path, ec))
     throw InputError(fmt::format("{}: is a directory, expected a {} file", path, kind));

@@ -10,26 +10,39 @@
 namespace csx {
 namespace {
 
-// For 2K or 1.5M: "; write 2000 (K, M, B and T are read by --tokens ...)", else "".
+// For 2K or +1.5M: "; write 2000 (K, M, B (or G) and T are read by --tokens ...)", else "".
 std::string suffix_hint(const std::string& text) {
   if (text.size() < 2) return {};
-  const char unit = text.back();
-  const double scale = unit == 'K'                  ? 1e3
-                       : unit == 'M'                ? 1e6
-                       : unit == 'B' || unit == 'G' ? 1e9
-                       : unit == 'T'                ? 1e12
-                                                    : 0;
-  double d = 0;
+  const double scale = amount_suffix(text.back());
+  const char* first = text.data() + (text.front() == '+' ? 1 : 0);
   const char* last = text.data() + text.size() - 1;
-  const auto [p, ec] = std::from_chars(text.data(), last, d);
+  double d = 0;
+  const auto [p, ec] = std::from_chars(first, last, d);
   if (scale == 0 || ec != std::errc{} || p != last || !(d > 0)) return {};
   const double v = d * scale;
   if (v != std::floor(v) || v >= 9.0e15) return {};
-  return fmt::format("; write {:.0f} (K, M, B and T are read by --tokens and --input-rate only)",
-                     v);
+  return fmt::format(
+      "; write {:.0f} (K, M, B (or G) and T are read by --tokens and --input-rate only)", v);
 }
 
 }  // namespace
+
+double amount_suffix(char unit) {
+  switch (unit) {
+    case 'K':
+    case 'k':
+      return 1e3;
+    case 'M':
+      return 1e6;
+    case 'B':
+    case 'G':
+      return 1e9;
+    case 'T':
+      return 1e12;
+    default:
+      return 0;
+  }
+}
 
 std::int64_t parse_whole(const std::string& text, const std::string& where, std::int64_t min,
                          std::int64_t max) {

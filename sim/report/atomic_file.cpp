@@ -59,7 +59,7 @@ void check_output_path(const std::string& given, const std::string& flag,
   namespace fs = std::filesystem;
   std::error_code ec;
   if (given.empty())
-    throw InputError(fmt::format("{} '': an empty file name (the output path is empty)", flag));
+    throw InputError(fmt::format("{} '': an empty path, expected an output file name", flag));
   if (given == kStandardOutput)
     throw InputError(
         fmt::format("{} -: standard output is taken only by --csv, --json and merge's -o; name a "

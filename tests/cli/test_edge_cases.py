@@ -412,6 +412,14 @@ with tempfile.TemporaryDirectory() as d:
     link = os.path.join(d, "scenario.yaml")
     os.symlink(os.path.join(d, "gone.yaml"), link)
     expect(["run", link], 2, err_has=[f"{link}: a symbolic link to {d}/gone.yaml, which does not exist"])
+    os.makedirs(os.path.join(d, "sub"))
+    rel = os.path.join(d, "sub", "rel.yaml")
+    os.symlink("gone.yaml", rel)  # relative: to the link's folder
+    expect(["run", rel], 2, err_has=[f"{rel}: a symbolic link to {d}/sub/gone.yaml, which does not exist"])
+    one, two = os.path.join(d, "one.yaml"), os.path.join(d, "two.yaml")
+    os.symlink(two, one)
+    os.symlink(one, two)
+    expect(["run", one], 2, err_has=[f"{one}: a loop of symbolic links"])
 # plan's deadline search says what bounds it: the platform's largest cluster (192 CS-2, below
 # the --max-num-csx given), the flag itself, or the batch (one sample per system).
 for extra, bound in ((["--max-num-csx", "1000"], "up to 192 (the largest cluster of cs2; --max-num-csx 1000 is beyond it)"),

@@ -168,9 +168,6 @@ with tempfile.TemporaryDirectory() as d:
         csv.writer(f, lineterminator="\n").writerows([head, *keep])
     expect(["merge", cut, "-o", merged], 2, err_has=["no chosen row"])
 
-# 8. docs/questions.md's "Questions csxsim answers" and the README's examples: every
-# `$ build/csxsim` command's output holds the lines shown, in order ("..." skips; the elapsed
-# time is not compared).
 # An R_1.7.0 TensorFlow file sets the batch of each system; plan holds the global batch of the
 # file's cluster (batch_size x num_csx, here unset: 1) fixed while it varies num_csx, and says so.
 with tempfile.TemporaryDirectory() as d:
@@ -181,12 +178,23 @@ with tempfile.TemporaryDirectory() as d:
         fh.write(open("models/gpt3_xl.yaml").read() + "train_input:\n  batch_size: 66\n")
     r = expect(["plan", tf_file, "--deadline", "60d", "--tokens", "300B", "--csv", "-"], 0,
                err_has=[f"note: {tf_file} sets the batch of each system (66); plan holds the global "
-                        "batch at 66 x 1 = 66 (num_csx not set: 1) while it varies num_csx"])
+                        "batch at 66 x 1 = 66 (num_csx not set: 1) while it varies num_csx, not 66 x num_csx"])
     rows = list(csv.DictReader(io.StringIO(r.stdout)))
     check(rows and all(row["batch_size"] == "66" for row in rows), "plan of a per-system file: global batch 66")
     r = expect(["plan", tf_file, "--deadline", "60d", "--tokens", "300B", "--batch-size", "528"], 0)
     check("note:" not in r.stderr, "--batch-size given: no note")
+    # A file that sets num_csx (runconfig.num_csx: 8, as the GPT-3 XL file's header says it ran):
+    # 66 x 8 = 528.
+    with open(tf_file, "a") as fh:
+        fh.write("runconfig:\n  num_csx: 8\n")
+    r = expect(["plan", tf_file, "--deadline", "60d", "--tokens", "300B", "--csv", "-"], 0,
+               err_has=["plan holds the global batch at 66 x 8 = 528 (num_csx of ", "runconfig.num_csx)"])
+    rows = list(csv.DictReader(io.StringIO(r.stdout)))
+    check(rows and all(row["batch_size"] == "528" for row in rows), "plan of a per-system file on 8: global batch 528")
 
+# 8. docs/questions.md's "Questions csxsim answers" and the README's examples: every
+# `$ build/csxsim` command's output holds the lines shown, in order ("..." skips; the elapsed
+# time is not compared).
 import re
 import shlex
 import subprocess

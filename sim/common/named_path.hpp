@@ -7,8 +7,9 @@
 namespace csx {
 
 // `value` as written in `naming_file`: an absolute path is kept, a relative one is joined to
-// the directory of `naming_file` (itself absolute or relative to the working directory).
-// No file system access; never throws.
+// the directory of `naming_file` (itself absolute or relative to the working directory), or,
+// when `naming_file` is a symbolic link, of the file it links to (links followed, at most 40).
+// Never throws.
 [[nodiscard]] std::string path_named_by(const std::string& naming_file, const std::string& value);
 
 }  // namespace csx

@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <filesystem>
 #include <map>
+#include <optional>
 
 #include "common/did_you_mean.hpp"
 #include "common/errors.hpp"
@@ -122,7 +123,7 @@ std::string decoder_by_keys(const io::Block& m) {
   const std::string pos = str("position_embedding_type"), nl = str("nonlinearity"),
                     norm = str("norm_type"), module = str("attention_module");
   if (m.has_value("dpo") || m.has("model_name")) return "dpo";
-  if (m.has_value("moe")) return "mixtral";
+  if (m.has_value("moe") || m.has_value("moe_params")) return "mixtral";
   if (m.has_value("attention_sliding_window_length")) return "mistral";
   if (pos == "alibi") {
     if (m.has("alibi_trainable_slopes")) return "bloom";
@@ -166,8 +167,41 @@ struct Identified {
 
 // model.name; else the DPO/DPR/multimodal markers; else the file's folder or name; else the
 // structure of its keys, with a warning that it is a guess.
+// The names the Model Zoo's config classes still accept for a family, with a deprecation
+// warning there (Release 2.10.0: LlamaModelConfig, T5ForConditionalGenerationModelConfig and
+// ViTModelConfig's `name` Literals).
+std::optional<std::string> older_name_of(const std::string& name) {
+  static const std::map<std::string, std::string> older{{"LlamaModel", "llama"},
+                                                        {"T5ForConditionalGeneration", "t5"},
+                                                        {"ViTModel", "vision_transformer"}};
+  const auto it = older.find(name);
+  return it == older.end() ? std::nullopt : std::optional<std::string>(it->second);
+}
+
+Identified named(const std::string& name, const std::string& key) {
+  if (const auto family = older_name_of(name))
+    return {*family, fmt::format("{} ('{}', the Model Zoo's older name of it)", key, name)};
+  return {name, key};
+}
+
 Identified identify_family(const io::Block& m, const std::string& file, ModelSpec& s) {
-  if (m.has_value("name")) return {m.get_string("name"), "model.name"};
+  if (m.has_value("name")) {
+    // The Trainer layout's deprecated model_name must agree, as the Model Zoo requires
+    // (trainer/validate.py, Release 2.10.0).
+    if (m.has_value("model_name") && !m.has_value("dpo") &&
+        m.get_string("model_name") != m.get_string("name"))
+      throw InputError(fmt::format(
+          "{} = '{}' and {} = '{}': conflicting model names (model_name is the deprecated "
+          "spelling of name; the Model Zoo refuses the pair too)",
+          m.where("name"), m.get_string("name"), m.where("model_name"),
+          m.get_string("model_name")));
+    return named(m.get_string("name"), "model.name");
+  }
+  // model_name: name's spelling before Release 2.4 (a DPO file of Release 2.3 names its base
+  // model with it, beside its dpo block).
+  if (m.has_value("model_name") && !m.has_value("dpo"))
+    return named(m.get_string("model_name"),
+                 "model.model_name (the Model Zoo's deprecated spelling of model.name)");
   const std::string path = std::filesystem::absolute(file).lexically_normal().string();
   const std::string stem = std::filesystem::path(file).stem().string();
   auto folder = family_in_layout(path);
@@ -243,8 +277,8 @@ Identified identify_family(const io::Block& m, const std::string& file, ModelSpe
 // The keys the Model Zoo defines for `family`'s model block (all families' keys when the
 // table has no entry), plus csxsim's own.
 std::vector<std::string> defined_keys(const std::string& family) {
-  std::vector<std::string> keys{"name"};
-  if (family == "resnet")  // csxsim's own CNN (models/resnet50.yaml)
+  std::vector<std::string> keys{"name", "model_name"};  // model_name: name before 2.4
+  if (family == "resnet")                               // csxsim's own CNN (models/resnet50.yaml)
     return {"name", "depth", "num_classes", "num_channels", "image_size", "norm_layer"};
   bool found = false;
   for (const auto& e : modelzoo_model_keys())
@@ -256,6 +290,8 @@ std::vector<std::string> defined_keys(const std::string& family) {
     for (const auto& e : modelzoo_model_keys())
       if (e.family.find(':') == std::string_view::npos)
         keys.insert(keys.end(), e.keys.begin(), e.keys.end());
+  // The field name of the `moe` alias (populated by either name).
+  if (std::find(keys.begin(), keys.end(), "moe") != keys.end()) keys.emplace_back("moe_params");
   return keys;
 }
 
@@ -286,7 +322,9 @@ void check_model_keys(const io::Block& m, const std::string& family,
   for (const auto& e : modelzoo_model_keys()) {
     if (e.family.rfind(family + ":", 0) != 0) continue;
     std::vector<io::Block> blocks;
-    maps_at(m, e.family.substr(family.size() + 1), blocks);
+    const std::string path = e.family.substr(family.size() + 1);
+    maps_at(m, path, blocks);
+    if (path == "moe") maps_at(m, "moe_params", blocks);
     for (const auto& b : blocks) b.warn_unknown_keys(e.keys, false, s.warnings, family);
   }
 }

@@ -135,7 +135,11 @@ Stack read_stack(const io::Block& m, const StackKeys& k, const StackDefaults& de
     note(spec, fmt::format("sliding window {}{}", *w,
                            st.windowed_every == 2 ? " on every other block" : ""));
   }
-  if (auto moe = m.optional_child("moe")) {
+  // moe_params: the field `moe` is the alias of (GPT2LMHeadModelConfig, Release 2.10.0, which
+  // populates by either name).
+  auto moe = m.optional_child("moe");
+  if (!moe) moe = m.optional_child("moe_params");
+  if (moe) {
     st.num_experts = moe->get_int_opt("num_experts", 1, 10000).value_or(1);
     st.top_k = moe->get_int_opt("top_k", 1, 10000).value_or(1);
     st.num_shared_experts = moe->get_int_opt("num_shared_experts", 0, 10000).value_or(0);

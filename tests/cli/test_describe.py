@@ -55,4 +55,28 @@ with tempfile.TemporaryDirectory() as d:
     expect(["describe", d], 2, err_has=["is a directory"])
 expect(["describe", "no/such/file.yaml"], 2, err_has=["no such file"])
 expect(["describe", "gpt3_xl", "--platform", "cs4"], 2, err_has=["unknown platform 'cs4'", "did you mean"])
+# The names the Model Zoo still accepts for a family (Release 2.10.0): model_name, the spelling
+# of name before Release 2.4 (a name that disagrees is refused, as the Model Zoo refuses it);
+# LlamaModel for llama; moe_params, the field of the moe alias. Each is the same model as the
+# file's own spelling: the same parameter count.
+with tempfile.TemporaryDirectory() as d:
+    def params_of(text):
+        path = os.path.join(d, "m.yaml")
+        with open(path, "w") as fh:
+            fh.write(text)
+        r = expect(["describe", path, "--json"], 0)
+        check("warning" not in r.stderr, f"no warning: {r.stderr}")
+        return json.loads(r.stdout)["parameters"], r.stderr
+    llama = open("models/llama2_7b.yaml").read()
+    check("  name: llama\n" in llama, "models/llama2_7b.yaml names llama")
+    base, _ = params_of(llama)
+    check(params_of(llama.replace("  name: llama\n", "  model_name: llama\n"))[0] == base, "model_name")
+    check(params_of(llama.replace("  name: llama\n", "  name: LlamaModel\n"))[0] == base, "LlamaModel")
+    path = os.path.join(d, "both.yaml")
+    with open(path, "w") as fh:
+        fh.write(llama.replace("  name: llama\n", "  name: llama\n  model_name: gpt3\n"))
+    expect(["describe", path], 2, err_has=["conflicting model names"])
+    mixtral = open("models/mixtral_8x7b.yaml").read()
+    check("  moe:\n" in mixtral, "models/mixtral_8x7b.yaml has a moe block")
+    check(params_of(mixtral.replace("  moe:\n", "  moe_params:\n"))[0] == params_of(mixtral)[0], "moe_params")
 finish()

@@ -416,6 +416,10 @@ with tempfile.TemporaryDirectory() as d:
     rel = os.path.join(d, "sub", "rel.yaml")
     os.symlink("gone.yaml", rel)  # relative: to the link's folder
     expect(["run", rel], 2, err_has=[f"{rel}: a symbolic link to {d}/sub/gone.yaml, which does not exist"])
+    # A scenario linked from elsewhere names its model from where it lives (../models/).
+    linked = os.path.join(d, "linked.yaml")
+    os.symlink(os.path.join(ROOT, "scenarios", "gpt3_xl_1x_cs2.yaml"), linked)
+    expect(["run", linked, "--micro-batch-size", "12"], 0, out_has=["chosen: micro_batch_size 12"])
     one, two = os.path.join(d, "one.yaml"), os.path.join(d, "two.yaml")
     os.symlink(two, one)
     os.symlink(one, two)

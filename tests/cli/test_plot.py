@@ -132,6 +132,22 @@ with tempfile.TemporaryDirectory() as d:
     svg = os.path.join(d, "t.svg")
     r = subprocess.run(["tools/plot", data, "-o", svg], capture_output=True, text=True)
     check(r.returncode == 0 and open(svg).read().lstrip().startswith("<?xml"), "SVG output")
+    # A pipe as the input is refused, not read forever; a folder or /proc as the output is one
+    # line and exit 2; a link as the output is written through (the link stays).
+    fifo = os.path.join(d, "fifo.csv")
+    os.mkfifo(fifo)
+    r = subprocess.run(["tools/plot", fifo, "-o", os.path.join(d, "p.png")], capture_output=True,
+                       text=True, timeout=60)
+    check(r.returncode == 2 and "fifo.csv: is not a regular file" in r.stderr, f"FIFO refused: {r.stderr}")
+    folder = os.path.join(d, "dir.png")
+    os.mkdir(folder)
+    for out, says in ((folder, "is a directory"), ("/proc/x.png", "cannot write in /proc")):
+        r = subprocess.run(["tools/plot", data, "-o", out], capture_output=True, text=True)
+        check(r.returncode == 2 and says in r.stderr and "Traceback" not in r.stderr, f"-o {out}: {r.stderr}")
+    real, link = os.path.join(d, "real.svg"), os.path.join(d, "link.svg")
+    os.symlink(real, link)
+    r = subprocess.run(["tools/plot", data, "-o", link], capture_output=True, text=True)
+    check(r.returncode == 0 and os.path.islink(link) and os.path.isfile(real), f"-o a link: {r.stderr}")
     r = subprocess.run(["tools/plot", data, "-o", os.path.join(d, "x.gif")], capture_output=True, text=True)
     check(r.returncode == 2 and "png or .svg" in r.stderr, "bad extension refused")
     r = subprocess.run(["tools/plot", os.path.join(d, "none.csv"), "-o", os.path.join(d, "y.png")],

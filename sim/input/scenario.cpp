@@ -387,8 +387,10 @@ Scenario read_scenario_unchecked(const YAML::Node& root_node, const std::string&
                                    true, s.warnings);
         s.num_csx = cluster->get_int_opt("num_csx");
         if (s.num_csx) s.num_csx_where = cluster->where("num_csx");
-        if (const auto w = input_count(*cluster, "num_workers_per_csx", 1, s))
-          s.input_workers_per_csx = *w;
+        // 0 leaves the count to the stack ("a default value based on the model", the Model
+        // Zoo's cli_parser, Release 2.3.0): read as one worker, the runconfig's default.
+        if (const auto w = input_count(*cluster, "num_workers_per_csx", 0, s))
+          s.input_workers_per_csx = std::max<std::int64_t>(1, *w);
       }
     if (auto loop = init.optional_child("loop")) {
       loop->warn_unknown_keys(joined({"max_steps", "num_steps"}, kLoopIgnored), true, s.warnings);

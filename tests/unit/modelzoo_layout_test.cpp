@@ -9,6 +9,8 @@
 #include <algorithm>
 #include <filesystem>
 #include <fstream>
+#include <iterator>
+#include <regex>
 #include <sstream>
 #include <string>
 
@@ -214,6 +216,16 @@ TEST(ModelzooLayout, InputPipelineCounts) {
   EXPECT_EQ(s.input_eval_processes_per_worker, 1);  // the val dataloader's 0: its main process
   ASSERT_TRUE(s.input_samples_per_s);
   EXPECT_EQ(*s.input_samples_per_s, 25);
+
+  // cluster_config's 0 leaves the count to the stack (Model Zoo cli_parser): one worker.
+  std::ifstream in(trainer);
+  const std::string zero_text{std::istreambuf_iterator<char>(in), {}};
+  const auto zero_file =
+      t.write("zero.yaml", std::regex_replace(zero_text, std::regex("num_workers_per_csx: 2"),
+                                              "num_workers_per_csx: 0"));
+  const auto unset = csx::io::load_scenario(zero_file, ".");
+  EXPECT_EQ(unset.input_workers_per_csx, 1);
+  EXPECT_TRUE(unset.warnings.empty());
 
   const auto legacy = t.write("legacy.yaml", std::string("train_input:\n  batch_size: 64\n"
                                                          "  num_workers: 0\n"

@@ -20,7 +20,9 @@
 namespace csx::model {
 YAML::Node trainer_node(const YAML::Node& root, const std::string& file) {
   YAML::Node t = root["trainer"];
-  if (t.IsSequence() && t.size() > 0 && t[0].IsMap()) t = t[0]["trainer"] ? t[0]["trainer"] : t[0];
+  // reset rebinds t; assignment would overwrite the file's node with its first phase.
+  if (t.IsSequence() && t.size() > 0 && t[0].IsMap())
+    t.reset(t[0]["trainer"] ? t[0]["trainer"] : t[0]);
   if (!t.IsMap())
     throw InputError(
         fmt::format("{} is {}, expected a mapping (the Trainer layout: trainer.init, trainer.fit)",

@@ -366,6 +366,12 @@ Scenario read_scenario_unchecked(const YAML::Node& root_node, const std::string&
   }
   if (root.has_value("trainer")) {
     const Block trainer(file, "trainer", model::trainer_node(root_node, file));
+    // A multi-phase file (a list of trainers, run one after another): the first phase only.
+    if (const YAML::Node phases = root_node["trainer"]; phases.IsSequence() && phases.size() > 1)
+      s.warnings.push_back(fmt::format(
+          "{}: a list of {} training phases; csxsim simulates the first only (the others' "
+          "batch sizes, models and steps are not read; run each phase as a file of its own)",
+          root.where("trainer"), phases.size()));
     trainer.warn_unknown_keys(joined({"init", "fit"}, {"validate", "validate_all"}), true,
                               s.warnings);
     const Block init = trainer.child("init");
@@ -403,6 +409,7 @@ Scenario read_scenario_unchecked(const YAML::Node& root_node, const std::string&
       train->warn_unknown_keys(dataloader_keys(), false, s.warnings);
       s.batch_size = train->get_int_opt("batch_size");
       if (s.batch_size) s.batch_size_where = train->where("batch_size");
+      if (!s.batch_size) s.batch_size_hint = train->near_miss("batch_size");
       s.train_mbs.dataloader = setting_in(*train, "micro_batch_size");
       read_dataloader_processes(*train, s.input_processes_per_worker, s);
       s.input_eval_processes_per_worker = s.input_processes_per_worker;
@@ -430,6 +437,7 @@ Scenario read_scenario_unchecked(const YAML::Node& root_node, const std::string&
       train->warn_unknown_keys(dataloader_keys(), false, s.warnings);
       s.batch_size = train->get_int_opt("batch_size");
       if (s.batch_size) s.batch_size_where = train->where("batch_size");
+      if (!s.batch_size) s.batch_size_hint = train->near_miss("batch_size");
       s.train_mbs.dataloader = setting_in(*train, "micro_batch_size");
       read_dataloader_processes(*train, s.input_processes_per_worker, s);
       s.input_eval_processes_per_worker = s.input_processes_per_worker;

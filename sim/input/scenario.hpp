@@ -46,8 +46,10 @@ inline constexpr double kMaxInputRate = 1e12;
 struct Scenario {
   std::string file;
   model::ModelSpec model;
-  std::optional<std::int64_t> num_csx;          // cluster_config.num_csx / runconfig.num_csx
-  std::optional<std::int64_t> batch_size;       // train dataloader / train_input (samples)
+  std::optional<std::int64_t> num_csx;     // cluster_config.num_csx / runconfig.num_csx
+  std::optional<std::int64_t> batch_size;  // train dataloader / train_input (samples)
+  // No batch_size in the train dataloader: a present key that may be its typo (Block::near_miss).
+  std::string batch_size_hint;
   std::optional<std::int64_t> eval_batch_size;  // val dataloader / eval_input (samples)
   // The TensorFlow files of the Model Zoo's R_1.7.0 layout set batch_size (and the eval one) per
   // system: the global batch is batch_size x num_csx (docs/modelzoo.md#model-zoo-files).

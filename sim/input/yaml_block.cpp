@@ -217,16 +217,17 @@ bool Block::has_value(const std::string& key) const {
   return has(key) && !node_[key].IsNull();
 }
 
-std::string Block::missing(const std::string& key) const {
-  std::vector<std::string> present;
+std::string Block::near_miss(const std::string& key) const {
+  std::string hint;
   if (node_.IsMap())
     for (const auto& kv : node_)
-      if (kv.first.IsScalar()) present.push_back(kv.first.Scalar());
-  std::string hint;
-  for (const auto& p : present)
-    if (!did_you_mean(p, {key}).empty())
-      hint = fmt::format(" ('{}' is there; did you mean '{}'?)", p, key);
-  return fmt::format("{}: required key is missing{}", where(key), hint);
+      if (kv.first.IsScalar() && !did_you_mean(kv.first.Scalar(), {key}).empty())
+        hint = fmt::format(" ('{}' is there; did you mean '{}'?)", kv.first.Scalar(), key);
+  return hint;
+}
+
+std::string Block::missing(const std::string& key) const {
+  return fmt::format("{}: required key is missing{}", where(key), near_miss(key));
 }
 
 Block Block::child(const std::string& key) const {

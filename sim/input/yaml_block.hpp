@@ -69,6 +69,10 @@ class Block {
                                        const std::vector<std::string>& allowed,
                                        const std::string& fallback) const;
 
+  // For an absent `key`: " ('KEY2' is there; did you mean 'KEY'?)" naming a present key that
+  // may be its typo, else "".
+  [[nodiscard]] std::string near_miss(const std::string& key) const;
+
   // Blocks we own: every key must be in `known`, else InputError with a did-you-mean.
   void require_known_keys(const std::vector<std::string>& known) const;
   // Blocks of Model Zoo files: a key not in `known` adds a warning with a did-you-mean (only

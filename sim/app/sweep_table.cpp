@@ -237,8 +237,9 @@ void check_identity(const SweepTable& t, SweepIdentity& id, const std::string& p
     if (f(kModel) != id.model || f(kSeqLen) != id.seq_len || !in(id.requested, f(kRequested)) ||
         (!id.modes.empty() && !in(id.modes, f(kMode))))
       throw InputError(fmt::format(
-          "{}: point {} is from another sweep (model {}, seq_len {}, mode {}, micro_batch_size "
-          "{}; expected {}, {}, {}, {})",
+          "{}: point {} is from another run or sweep (model {}, seq_len {}, mode {}, "
+          "micro_batch_size {}; expected {}, {}, {}, {}): merge joins the results of one "
+          "setting",
           path, describe(key), f(kModel), f(kSeqLen), f(kMode), f(kRequested), id.model, id.seq_len,
           fmt::join(id.modes, " and "), id.requested.empty() ? "" : id.requested.front()));
     const auto [it, added] = id.overrides.emplace(key.platform, f(kOverrides));

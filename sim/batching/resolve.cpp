@@ -37,9 +37,10 @@ Resolution resolve_fixed(std::int64_t m, const BatchSplit& split, const ModelTra
     const std::int64_t k = num_microbatches(P, m);
     r.notice = fmt::format(
         "micro_batch_size {} is not a supported value for per-system batch size {} ({} "
-        "microbatches would hold at most {} samples each), so it was moved to the nearest "
-        "supported value {} with {} microbatches (neighbours {} and {}{})",
-        m, P, k, ceil_div(P, k), r.micro_batch_size, r.num_microbatches, lo, hi,
+        "microbatch{} would hold at most {} samples each), so it was moved to the nearest "
+        "supported value {} with {} microbatch{} (neighbours {} and {}{})",
+        m, P, k, k == 1 ? "" : "es", ceil_div(P, k), r.micro_batch_size, r.num_microbatches,
+        r.num_microbatches == 1 ? "" : "es", lo, hi,
         (hi - m == m - lo) ? "; a tie goes to the smaller, which needs less memory" : "");
   }
   check_batch_norm(model, r.micro_batch_size, P);

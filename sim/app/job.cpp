@@ -117,6 +117,13 @@ Job make_job(const io::Scenario& s, const Overrides& o, const std::string& data_
   if (mode != io::Mode::kTrain)
     job.passes.push_back(
         {model::Pass::kEval, batch_for(false).samples, mbs_for(false).setting, {}, {}});
+  // A step's tokens, batch_size x seq_len, are a 64-bit count held exactly in a double.
+  for (const auto& p : job.passes)
+    if (static_cast<double>(p.batch_size) * static_cast<double>(s.model.seq_len) > 0x1p53)
+      throw InputError(fmt::format(
+          "batch_size {} x seq_len {} = {:.3g} tokens per step: more than 2^53 (9.0e15)",
+          p.batch_size, s.model.seq_len,
+          static_cast<double>(p.batch_size) * static_cast<double>(s.model.seq_len)));
   if (o.tokens) job.training_steps = steps_for_tokens(*o.tokens, job);
   // One cap on the training length, however it is given (--steps, --tokens, max_steps).
   if (job.training_steps && static_cast<double>(*job.training_steps) > kMaxTrainingSteps)

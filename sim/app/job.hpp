@@ -78,7 +78,8 @@ struct PassResult {
 // The request: `scenario` with the overrides `o`; `data_dir` holds platforms/
 // (docs/cli.md#data-folder). The result: the job, every pass's batch split over num_csx and its
 // setting resolved (batching::resolve). Validates everything that can be checked without simulating
-// (num_csx against the platform, batch sizes present, B >= N, the MBS rules, the training length).
+// (num_csx against the platform, batch sizes present, B >= N, batch x seq_len <= 2^53 tokens,
+// the MBS rules, the training length).
 // Throws InputError (bad values, naming flag or file key) / RuleError (a microbatching rule).
 [[nodiscard]] Job make_job(const io::Scenario& scenario, const Overrides& o,
                            const std::string& data_dir);

@@ -62,6 +62,15 @@ Overrides read_overrides(const GivenOptions& given, bool grid) {
   return o;
 }
 
+bool same_setting(const std::string& a, const std::string& b) {
+  const auto colon_a = a.find(':'), colon_b = b.find(':');
+  const std::string pa = colon_a == std::string::npos ? "" : a.substr(0, colon_a);
+  const std::string pb = colon_b == std::string::npos ? "" : b.substr(0, colon_b);
+  const std::string ka = colon_a == std::string::npos ? a : a.substr(colon_a + 1);
+  const std::string kb = colon_b == std::string::npos ? b : b.substr(colon_b + 1);
+  return ka == kb && (pa.empty() || pb.empty() || pa == pb);
+}
+
 std::vector<std::pair<std::string, std::string>> read_platform_overrides(
     const std::vector<std::string>& texts) {
   std::vector<std::pair<std::string, std::string>> out;
@@ -71,7 +80,7 @@ std::vector<std::pair<std::string, std::string>> read_platform_overrides(
       throw InputError(fmt::format("--platform-override {}: expected KEY=VALUE", kv));
     const std::string key = kv.substr(0, eq);
     for (const auto& [k, v] : out)
-      if (k == key)
+      if (same_setting(k, key))
         throw InputError(
             fmt::format("--platform-override {}: {} is set twice (also {}={})", kv, key, k, v));
     out.emplace_back(key, kv.substr(eq + 1));

@@ -22,8 +22,13 @@ inline constexpr std::int64_t kMaxJobs = 1024;
 // --num-csx and --batch-size are lists read by sweep and plan, not single values.
 [[nodiscard]] Overrides read_overrides(const GivenOptions& given, bool grid = false);
 
+// Whether override keys `a` and `b` ([P:]KEY) set one key on some platform: the same KEY, and
+// the same P or one of them without any (it applies to every platform).
+[[nodiscard]] bool same_setting(const std::string& a, const std::string& b);
+
 // --platform-override's [P:]KEY=VALUE texts as (key, value) pairs, in order. Throws InputError
-// for a text without '=' and for a key given twice (as --variant refuses it).
+// for a text without '=' and for a key given twice, also as KEY and P:KEY (as --variant refuses
+// it).
 [[nodiscard]] std::vector<std::pair<std::string, std::string>> read_platform_overrides(
     const std::vector<std::string>& texts);
 

@@ -7,6 +7,7 @@
 #include <filesystem>
 
 #include "app/data_folder.hpp"
+#include "app/job_options.hpp"
 #include "common/did_you_mean.hpp"
 #include "common/errors.hpp"
 #include "input/platform_loader.hpp"
@@ -43,8 +44,8 @@ Variant parse_variant(const std::string& text, const std::vector<std::string>& p
     if (eq == std::string::npos || eq == 0)
       throw InputError(fmt::format("--variant '{}': '{}' is not KEY=VALUE", text, kv));
     for (const auto& [key, value] : v.overrides)
-      if (key == kv.substr(0, eq))
-        throw InputError(fmt::format("--variant '{}': {} is set twice", text, key));
+      if (same_setting(key, kv.substr(0, eq)))
+        throw InputError(fmt::format("--variant '{}': {} is set twice", text, kv.substr(0, eq)));
     v.overrides.emplace_back(kv.substr(0, eq), kv.substr(eq + 1));
   }
   return v;

@@ -67,8 +67,14 @@ std::string grid_identity(const std::string& scenario_file,
                                              "batch-size", "check-only"};
   for (const auto& [name, value] : options)
     if (!ignored.count(name)) text += "\n" + name + "=" + value;
-  text += fmt::format("\nnum-csx={}\nbatch-size={}\nshards={}\n", fmt::join(num_csx, ","),
-                      fmt::join(batches, ","), shards);
+  // The points, not how the lists were written: sorted, each once (4,2,1,1 is 1,2,4).
+  const auto points = [](std::vector<std::int64_t> v) {
+    std::sort(v.begin(), v.end());
+    v.erase(std::unique(v.begin(), v.end()), v.end());
+    return v;
+  };
+  text += fmt::format("\nnum-csx={}\nbatch-size={}\nshards={}\n", fmt::join(points(num_csx), ","),
+                      fmt::join(points(batches), ","), shards);
   return short_hash(text);
 }
 
@@ -123,7 +129,13 @@ std::map<PointKey, Job> grid_jobs(const GridRequest& request, const OnRefused& r
 ShardCheck check_shards(const GridRequest& request, const OnRefused& refused) {
   ShardCheck check;
   const auto [mine, shards] = request.shard;
-  for (std::int64_t i = 0; i < shards; ++i) {
+  // Shards from the grid's size on hold no point (round-robin): only the others are built.
+  const double points = static_cast<double>(request.setups.size()) *
+                        static_cast<double>(request.num_csx.size()) *
+                        static_cast<double>(request.batches.size());
+  const std::int64_t filled =
+      static_cast<double>(shards) > points ? static_cast<std::int64_t>(points) : shards;
+  for (std::int64_t i = 0; i < std::max<std::int64_t>(filled, 1); ++i) {
     GridRequest one = request;
     one.shard = {i, shards};
     one.processes_per_point = 1;

@@ -47,6 +47,15 @@ void check_output_flags(const po::variables_map& vm, const std::vector<std::stri
   }
 }
 
+std::vector<std::unique_ptr<OutputLock>> lock_output_flags(const po::variables_map& vm,
+                                                           const std::vector<std::string>& flags) {
+  std::vector<std::unique_ptr<OutputLock>> locks;
+  for (const auto& f : flags)
+    if (vm.count(f) && vm[f].as<std::string>() != io::kStandardOutput)
+      locks.push_back(std::make_unique<OutputLock>(vm[f].as<std::string>(), "--" + f));
+  return locks;
+}
+
 bool data_on_stdout(const po::variables_map& vm) {
   for (const auto* f : {"csv", "json"})
     if (vm.count(f) && vm[f].as<std::string>() == io::kStandardOutput) return true;

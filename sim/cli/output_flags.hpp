@@ -3,10 +3,12 @@
 #pragma once
 
 #include <map>
+#include <memory>
 #include <string>
 #include <vector>
 
 #include "cli/options.hpp"
+#include "common/output_lock.hpp"
 
 namespace csx::cli {
 
@@ -16,6 +18,12 @@ namespace csx::cli {
 // flags.
 void check_output_flags(const po::variables_map& vm, const std::vector<std::string>& flags,
                         const std::vector<std::string>& inputs);
+
+// An OutputLock (common/output_lock.hpp) on each output file of `flags` given (not "-"), held
+// while the command runs, so that a sweep writing one of them refuses it and is not clobbered.
+// Throws InputError as OutputLock.
+[[nodiscard]] std::vector<std::unique_ptr<OutputLock>> lock_output_flags(
+    const po::variables_map& vm, const std::vector<std::string>& flags);
 
 // True when --csv or --json is "-": the data goes to standard output, so the command prints
 // no table there (as with --quiet); notices stay on standard error.

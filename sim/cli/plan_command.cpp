@@ -14,6 +14,7 @@ int plan_command(const Args& args) {
   if (!vm) return 0;
   const auto q = app::read_plan_request(given_options(*vm, "plan"));
   check_output_flags(*vm, {"csv", "json"}, {q.model_path});
+  const auto locks = lock_output_flags(*vm, {"csv", "json"});
   const auto plan = app::execute_plan(q);
   // With --csv - or --json -, standard output carries the data alone: no table, the answer on
   // standard error.

@@ -15,6 +15,7 @@ int run_command(const Args& args) {
   if (!vm) return 0;
   const auto q = app::read_run_request(given_options(*vm, "run"));
   check_output_flags(*vm, {"csv", "trace", "json"}, {q.scenario_file});
+  const auto locks = lock_output_flags(*vm, {"csv", "trace", "json"});
   const auto run = app::execute_run(q);
   // With --csv - or --json -, standard output carries the data alone.
   if (vm->count("quiet") == 0 && !data_on_stdout(*vm)) print_run(stdout, run);

@@ -128,10 +128,10 @@ void check_only(std::FILE* out, const SweepRequest& q, const GridRequest& grid) 
   const auto [shard, shards] = grid.shard;
   if (!q.quiet)
     fmt::print(out,
-               "sweep: check only: {} grid points ({} refused by a rule){}; {} -> {}; nothing "
+               "sweep: check only: {} grid point{} ({} refused by a rule){}; {} -> {}; nothing "
                "simulated or written\n",
-               check.to_run + refused.count(), refused.count(),
-               shards > 1 ? fmt::format(" in {} shards", shards) : "",
+               check.to_run + refused.count(), check.to_run + refused.count() == 1 ? "" : "s",
+               refused.count(), shards > 1 ? fmt::format(" in {} shards", shards) : "",
                shards > 1 ? fmt::format("shard {}/{} runs {}", shard, shards, mine.size())
                           : fmt::format("{} to run", mine.size()),
                csv == io::kStandardOutput ? "standard output" : csv);

@@ -65,6 +65,12 @@ void check_output_path(const std::string& given, const std::string& flag,
         fmt::format("{} -: standard output is taken only by --csv, --json and merge's -o; name a "
                     "file",
                     flag));
+  // A stream's name (a pipe has no file to replace): csxsim writes standard output as -.
+  if (given == "/dev/stdout" || given == "/dev/stderr" || given.starts_with("/dev/fd/") ||
+      given.starts_with("/proc/self/fd/"))
+    throw InputError(fmt::format(
+        "{} {}: a standard stream, not a file; give - for standard output, or a file path", flag,
+        given));
   const std::string path = real_target(given);
   if (fs::is_directory(path, ec))
     throw InputError(fmt::format("{} {}: is a directory, expected a file path", flag, given));

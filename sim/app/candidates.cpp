@@ -12,8 +12,17 @@ namespace csx::app {
 
 Candidates candidates(const std::string& batch, const std::string& num_csx,
                       const std::string& mbs) {
-  const auto split = batching::split_batch(csx::parse_whole(batch, "--batch-size", 1),
-                                           csx::parse_whole(num_csx, "--num-csx", 1));
+  const auto b = csx::parse_whole(batch, "--batch-size", 1);
+  const auto n = csx::parse_whole(num_csx, "--num-csx", 1);
+  const auto split = [&] {
+    try {
+      return batching::split_batch(b, n);
+    } catch (const RuleError& e) {  // B < N: name both flags
+      throw RuleError(fmt::format("--batch-size {} and --num-csx {}: {}", b, n, e.what()));
+    } catch (const InputError& e) {
+      throw InputError(fmt::format("--batch-size {} and --num-csx {}: {}", b, n, e.what()));
+    }
+  }();
   const auto setting = batching::parse_mbs_setting(mbs, "--micro-batch-size");
   // No model here: assume a transformer and compile-only, so every setting can be shown.
   // A rule broken by the MBS setting names its flag, as run's does.

@@ -78,6 +78,8 @@ std::vector<std::pair<std::string, std::string>> read_platform_overrides(
     const auto eq = kv.find('=');
     if (eq == std::string::npos)
       throw InputError(fmt::format("--platform-override {}: expected KEY=VALUE", kv));
+    if (eq == 0)
+      throw InputError(fmt::format("--platform-override {}: an empty KEY, expected KEY=VALUE", kv));
     const std::string key = kv.substr(0, eq);
     for (const auto& [k, v] : out)
       if (same_setting(k, key))

@@ -5,6 +5,7 @@
 #include "app/data_folder.hpp"
 #include "cli/commands.hpp"
 #include "cli/option_descriptions.hpp"
+#include "common/errors.hpp"
 #include "input/platform_loader.hpp"
 
 namespace csx::cli {
@@ -15,7 +16,14 @@ int platform_command(const Args& args) {
   auto names = given_options(*vm, "platform").texts("platforms");
   if (names.empty()) names = {"cs2", "cs3"};
   std::vector<platform::PlatformSpec> specs;
-  for (const auto& n : names) specs.push_back(platform::load_platform(n, app::data_dir()));
+  for (const auto& n : names) {
+    specs.push_back(platform::load_platform(n, app::data_dir()));
+    // Columns are headed by the platform's name: two of one name could not be told apart.
+    for (std::size_t i = 0; i + 1 < specs.size(); ++i)
+      if (specs[i].name == specs.back().name)
+        throw InputError(fmt::format("platform '{}' is listed twice (as {} and {})",
+                                     specs.back().name, names[i], n));
+  }
   std::string head = fmt::format("{:<42} {:<13}", "key", "unit");
   for (const auto& s : specs) head += fmt::format(" {:>15}", s.name);
   fmt::print("{} {:<13} {}\n", head, "bounds", "meaning");

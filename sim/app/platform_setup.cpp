@@ -81,8 +81,10 @@ platform::PlatformSpec load_platform_given(const std::string& value, const std::
   try {
     return platform::load_platform(value, data_dir);
   } catch (const InputError& e) {
-    InputError out(e.what() + shipped_hint(value, flag ? listed : "", data_dir));
-    if (std::string(e.what()).find("(did you mean") != std::string::npos) out = e;
+    const std::string what = e.what();
+    InputError out(what.find("(did you mean") == std::string::npos
+                       ? what + shipped_hint(value, flag ? listed : "", data_dir)
+                       : what);
     out.warnings = e.warnings;
     if (where.empty() || (flag && platform::is_platform_path(value))) throw out;  // names its file
     throw InputError(

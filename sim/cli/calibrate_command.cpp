@@ -6,7 +6,6 @@
 
 #include <cmath>
 #include <filesystem>
-#include <memory>
 
 #include "app/calibrate_request.hpp"
 #include "cli/calibration_report.hpp"
@@ -99,19 +98,19 @@ app::CalibrationOutcome calibrate_with_status(app::CalibrateRequest request) {
   if (!isatty(STDERR_FILENO)) return app::execute_calibration(request);
   // A refit takes 10-20 s: say which one runs, so that minutes of silence are not a hang. Each
   // line overwrites the last with \r and spaces (no terminal escape codes).
-  auto shown = std::make_shared<std::size_t>(0);
-  const auto show = [shown](const std::string& line) {
+  std::size_t shown = 0;  // the length of the line on screen
+  const auto show = [&shown](const std::string& line) {
     fmt::print(stderr, "\r{}{}", line,
-               std::string(*shown > line.size() ? *shown - line.size() : 0, ' '));
+               std::string(shown > line.size() ? shown - line.size() : 0, ' '));
     std::fflush(stderr);
-    *shown = line.size();
+    shown = line.size();
   };
-  request.progress = [show](std::size_t done, std::size_t total, const std::string& group) {
+  request.progress = [&show](std::size_t done, std::size_t total, const std::string& group) {
     show(fmt::format("cross-validation: refit {} of {}, without {}", done + 1, total, group));
   };
   struct Erase {
-    std::shared_ptr<std::size_t> shown;
-    ~Erase() { fmt::print(stderr, "\r{}\r", std::string(*shown, ' ')); }
+    const std::size_t& shown;
+    ~Erase() { fmt::print(stderr, "\r{}\r", std::string(shown, ' ')); }
   } erase{shown};
   show("calibration: fitting every measured run");
   return app::execute_calibration(request);

@@ -4,6 +4,7 @@
 #include <fmt/format.h>
 #include <algorithm>
 #include <cctype>
+#include <optional>
 
 namespace csx {
 
@@ -60,46 +61,48 @@ std::string suggestion(const std::string& s) {
 // Folders with more entries than this get no suggestion (the listing would take seconds).
 constexpr std::size_t kMaxListed = 10000;
 
-// The names of the folders in `dir` ("" the working folder); none when it cannot be read or is
-// larger than kMaxListed.
-std::vector<std::string> folders_in(const std::filesystem::path& dir) {
+// The names `pick` gives the entries of `dir` ("" the working folder; an entry it gives
+// nullopt is left out), sorted; none when the folder cannot be read or is larger than
+// kMaxListed.
+template <typename Pick>
+std::vector<std::string> listed(const std::filesystem::path& dir, const Pick& pick) {
   namespace fs = std::filesystem;
   std::error_code ec;
   std::vector<std::string> out;
   fs::directory_iterator it(dir.empty() ? fs::path(".") : dir, ec);
   for (std::size_t seen = 0; !ec && it != fs::directory_iterator(); it.increment(ec)) {
     if (++seen > kMaxListed) return {};
-    std::error_code e2;
-    if (it->is_directory(e2)) out.push_back(it->path().filename().string());
+    if (auto name = pick(*it)) out.push_back(std::move(*name));
   }
   if (ec) return {};
   std::sort(out.begin(), out.end());
   return out;
 }
 
-// The names of the regular files in `dir` ("" the working folder) ending in one of `exts`
-// (without it when `stems`), except `skip`; none when the folder cannot be read or is larger
-// than kMaxListed.
+// The names of the folders in `dir`, as `listed`.
+std::vector<std::string> folders_in(const std::filesystem::path& dir) {
+  return listed(dir, [](const std::filesystem::directory_entry& e) -> std::optional<std::string> {
+    std::error_code ec;
+    if (!e.is_directory(ec)) return std::nullopt;
+    return e.path().filename().string();
+  });
+}
+
+// The names of the regular files in `dir` ending in one of `exts` (without it when `stems`),
+// except `skip`, as `listed`.
 std::vector<std::string> names_in(const std::filesystem::path& dir,
                                   const std::vector<std::string>& exts, bool stems,
                                   const std::filesystem::path& skip = {}) {
   namespace fs = std::filesystem;
-  std::error_code ec;
-  std::vector<std::string> out;
-  fs::directory_iterator it(dir.empty() ? fs::path(".") : dir, ec);
-  for (std::size_t seen = 0; !ec && it != fs::directory_iterator(); it.increment(ec)) {
-    if (++seen > kMaxListed) return {};
-    const fs::path& f = it->path();
-    std::error_code e2;
+  return listed(dir, [&](const fs::directory_entry& e) -> std::optional<std::string> {
+    const fs::path& f = e.path();
+    std::error_code ec;
     if (std::find(exts.begin(), exts.end(), f.extension().string()) == exts.end() ||
-        !it->is_regular_file(e2))
-      continue;
-    if (!skip.empty() && fs::equivalent(f, skip, e2)) continue;
-    out.push_back((stems ? f.stem() : f.filename()).string());
-  }
-  if (ec) return {};
-  std::sort(out.begin(), out.end());
-  return out;
+        !e.is_regular_file(ec))
+      return std::nullopt;
+    if (!skip.empty() && fs::equivalent(f, skip, ec)) return std::nullopt;
+    return (stems ? f.stem() : f.filename()).string();
+  });
 }
 
 }  // namespace

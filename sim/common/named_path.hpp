@@ -6,6 +6,11 @@
 
 namespace csx {
 
+// Where a path leads: a symbolic link's target, followed link by link (at most 40; a relative
+// target is relative to its link's folder), also when the last does not exist, as a shell's >
+// follows it; else the path itself. Never throws.
+[[nodiscard]] std::string link_target(const std::string& path);
+
 // `value` as written in `naming_file`: an absolute path is kept, a relative one is joined to
 // the directory of `naming_file` (itself absolute or relative to the working directory), or,
 // when `naming_file` is a symbolic link, of the file it links to (links followed, at most 40).

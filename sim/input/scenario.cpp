@@ -99,6 +99,13 @@ bool tensorflow_layout(const std::string& file) {
   return false;
 }
 
+// A loop's (or the legacy runconfig's) training length: num_steps, which takes precedence, else
+// max_steps (the Model Zoo's TrainingLoop, Release 2.10).
+std::optional<std::int64_t> training_steps(const Block& b) {
+  if (auto n = b.get_int_opt("num_steps")) return n;
+  return b.get_int_opt("max_steps");
+}
+
 // A dataloader that may be written as a list of dataloaders (take the first).
 std::optional<Block> dataloader(const Block& parent, const std::string& key) {
   if (!parent.has_value(key)) return std::nullopt;
@@ -400,9 +407,7 @@ Scenario read_scenario_unchecked(const YAML::Node& root_node, const std::string&
       }
     if (auto loop = init.optional_child("loop")) {
       loop->warn_unknown_keys(joined({"max_steps", "num_steps"}, kLoopIgnored), true, s.warnings);
-      // num_steps takes precedence over max_steps (the Model Zoo's TrainingLoop, Release 2.10).
-      s.max_steps = loop->get_int_opt("num_steps");
-      if (!s.max_steps) s.max_steps = loop->get_int_opt("max_steps");
+      s.max_steps = training_steps(*loop);
     }
     const Flags flags = read_callbacks(init, s.warnings);
     if (train) {
@@ -463,8 +468,7 @@ Scenario read_scenario_unchecked(const YAML::Node& root_node, const std::string&
                              true, s.warnings);
       s.num_csx = run->get_int_opt("num_csx");
       if (s.num_csx) s.num_csx_where = run->where("num_csx");
-      s.max_steps = run->get_int_opt("num_steps");  // before max_steps, as in the loop
-      if (!s.max_steps) s.max_steps = run->get_int_opt("max_steps");
+      s.max_steps = training_steps(*run);
       // The legacy RunConfig's default is 0, read as one worker per CS-X.
       if (const auto w = input_count(*run, "num_workers_per_csx", 0, s))
         s.input_workers_per_csx = std::max<std::int64_t>(1, *w);

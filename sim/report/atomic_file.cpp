@@ -11,24 +11,11 @@
 #include <stdexcept>
 
 #include "common/errors.hpp"
+#include "common/named_path.hpp"
 
 namespace csx::io {
 
 namespace {
-
-// Where the bytes go: a symbolic link's target (followed link by link, also when it does not
-// exist yet, as a shell's > does), else the path itself.
-std::string real_target(const std::string& path) {
-  namespace fs = std::filesystem;
-  std::error_code ec;
-  fs::path p(path);
-  for (int hops = 0; hops < 40 && fs::is_symlink(p, ec); ++hops) {
-    const fs::path link = fs::read_symlink(p, ec);
-    if (ec) break;
-    p = link.is_absolute() ? link : p.parent_path() / link;
-  }
-  return p.string();
-}
 
 // Writes `content` to a new temporary file beside `path`; returns its name. Throws InputError.
 std::string write_temporary(const std::string& path, const std::string& content) {
@@ -71,7 +58,7 @@ void check_output_path(const std::string& given, const std::string& flag,
     throw InputError(fmt::format(
         "{} {}: a standard stream, not a file; give - for standard output, or a file path", flag,
         given));
-  const std::string path = real_target(given);
+  const std::string path = link_target(given);
   if (fs::is_directory(path, ec))
     throw InputError(fmt::format("{} {}: is a directory, expected a file path", flag, given));
   if (fs::exists(path, ec) && !fs::is_regular_file(path, ec))
@@ -129,7 +116,7 @@ void OutputFiles::stage(const std::string& given, const std::string& content) {
     to_stdout_ = content;
     return;
   }
-  const std::string path = real_target(given);
+  const std::string path = link_target(given);
   staged_.emplace_back(write_temporary(path, content), path);
 }
 

@@ -72,13 +72,23 @@ Job make_job(const io::Scenario& s, const Overrides& o, const std::string& data_
     job.scenario.input_samples_per_s = o.input_samples_per_s;
     job.scenario.input_samples_per_s_where = "--input-rate";
   }
+  const io::Mode mode = o.mode.value_or(s.mode);
+  // No rate given: the platform's for the dataloader's data processor, where it has one.
+  const auto& processor = mode == io::Mode::kEval ? s.eval_data_processor : s.train_data_processor;
+  if (!job.scenario.input_samples_per_s && s.input_count_problem.empty() &&
+      processor == kImageNetProcessor && job.platform.imagenet1k_samples_per_s > 0) {
+    job.scenario.input_samples_per_s = job.platform.imagenet1k_samples_per_s;
+    job.scenario.input_samples_per_s_where =
+        fmt::format("{}, for data_processor {}",
+                    job.platform.origin("input_workers.imagenet1k_samples_per_s"), processor);
+    job.interval.input_log_sd = job.platform.input_rate_log_sd;
+  }
   if (job.scenario.input_samples_per_s && !s.input_count_problem.empty())
     throw InputError(fmt::format(
         "{}: with an input rate ({}) the input workers' count decides the step; fix it or give "
         "no rate",
         s.input_count_problem, job.scenario.input_samples_per_s_where));
   job.training_steps = o.training_steps ? o.training_steps : s.max_steps;
-  const io::Mode mode = o.mode.value_or(s.mode);
   // A pass's global batch from the file (an R_1.7.0 TensorFlow file's is per system: the global
   // one is batch_size x num_csx) and where it is set ("" for a per-system batch, whose
   // messages name the product).

@@ -42,7 +42,7 @@ const std::vector<OptionSpec> kSpecs{
      "token budget, for time to train: steps = ceil(tokens / (batch x seq_len)); e.g. 1e12, 300B"},
     {"sim-steps", "sim_steps", V::kWhole, "2", "steps",
      "steps to simulate (2 to 100, default 2)"},
-    {"input-rate", "input_rate", V::kAmount, "the file's, else not simulated", "samples/s",
+    {"input-rate", "input_rate", V::kAmount, "the file's, else the platform's for its data processor, else not simulated", "samples/s",
      "samples/s one input dataloader process delivers; x num_workers x num_workers_per_csx feed each CS-X"},
     {"max-explore", "max_explore", V::kCount, "10000", "sizes",
      "explore tries at most this many sizes (default 10000); more is refused"},

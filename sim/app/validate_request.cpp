@@ -33,7 +33,7 @@ MeasurementGroup check_group(const std::vector<Entry>& entries, std::string titl
                              const ValidationSetup& setup, std::vector<io::Record>& records) {
   MeasurementGroup g{std::move(title), input_bound, {}, {}, 0};
   for (const auto& e : entries) {
-    auto check = check_measurement(e, setup);
+    auto check = check_measurement(e, setup, input_bound);
     const auto& c = check.chosen;
     g.errors.add(check.error_pct, e.name);
     g.inconsistent += input_bound && !check.at_least_measured ? 1 : 0;

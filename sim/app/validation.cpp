@@ -109,10 +109,21 @@ model::ModelSpec entry_model(const Entry& e, const ValidationSetup& setup) {
 
 // Runs one entry (its model `spec`) as `csxsim run` would, with `setting` (explore for
 // preferences).
+// `loaders`: the model file's dataloaders (data processors, input counts), for a run whose input
+// workers are simulated; null leaves the input out.
 PassResult simulate_entry(const Entry& e, const model::ModelSpec& spec,
                           const ValidationSetup& setup, const batching::MbsSetting& setting,
-                          bool compile_only = false) {
+                          bool compile_only = false, const io::Scenario* loaders = nullptr,
+                          MeasurementCheck* fed_rate = nullptr) {
   io::Scenario s;
+  if (loaders) {
+    s.train_data_processor = loaders->train_data_processor;
+    s.eval_data_processor = loaders->eval_data_processor;
+    s.input_workers_per_csx = loaders->input_workers_per_csx;
+    s.input_processes_per_worker = loaders->input_processes_per_worker;
+    s.input_eval_processes_per_worker = loaders->input_eval_processes_per_worker;
+    s.input_count_problem = loaders->input_count_problem;
+  }
   s.file = setup.reference;
   s.model = spec;
   s.platform = e.platform;
@@ -136,6 +147,10 @@ PassResult simulate_entry(const Entry& e, const model::ModelSpec& spec,
     throw RuleError(named(err));
   } catch (const InputError& err) {
     throw InputError(named(err));
+  }
+  if (fed_rate && job->scenario.input_samples_per_s) {
+    fed_rate->fed_rate_where = job->scenario.input_samples_per_s_where;
+    fed_rate->fed_rate_per_process = *job->scenario.input_samples_per_s;
   }
   auto results = run_job(*job);
   if (!results.front().outcome.chosen)
@@ -229,13 +244,24 @@ void ErrorSummary::add(double error_pct, const std::string& name) {
   }
 }
 
-MeasurementCheck check_measurement(const Entry& e, const ValidationSetup& setup) {
+MeasurementCheck check_measurement(const Entry& e, const ValidationSetup& setup, bool input_fed) {
   const auto spec = entry_model(e, setup);
   const auto r = simulate_entry(e, spec, setup, e.setting);
-  MeasurementCheck check{spec.name, r.outcome.rows[*r.outcome.chosen], 0, false};
+  MeasurementCheck check;
+  check.family = spec.name;
+  check.chosen = r.outcome.rows[*r.outcome.chosen];
   check.seq_len = spec.seq_len;
   check.error_pct = 100 * (check.chosen.samples_per_s / e.samples_per_s - 1);
   check.at_least_measured = check.chosen.samples_per_s >= e.samples_per_s;
+  if (input_fed) {
+    const auto loaders = io::load_scenario(model_path(e, setup), setup.data_dir, e.seq_len);
+    const bool known = loaders.train_data_processor == kImageNetProcessor;
+    const auto fed = known ? simulate_entry(e, spec, setup, e.setting, false, &loaders, &check) : r;
+    if (!check.fed_rate_where.empty()) {
+      check.fed = fed.outcome.rows[*fed.outcome.chosen];
+      check.fed_error_pct = 100 * (check.fed->samples_per_s / e.samples_per_s - 1);
+    }
+  }
   return check;
 }
 

@@ -108,9 +108,14 @@ void print_pass(std::FILE* out, const app::Job& job, const app::PassResult& r) {
              best.sim.step_time_s, rate(best.samples_per_s), rate(iv.samples_per_s_low),
              rate(iv.samples_per_s_high), best.tokens_per_s, 100 * best.mfu, best.sim.bound);
   fmt::print(out, "  80 % interval: {}{}\n", interval_basis(job),
-             job.scenario.input_samples_per_s
-                 ? "; the input rate given is taken as exact: only the compute step varies"
-                 : "");
+             !job.scenario.input_samples_per_s ? ""
+             : job.interval.input_log_sd > 0
+                 ? fmt::format("; the input rate (measured on ALCF's input worker nodes) / "
+                               "{:.3f} to x {:.3f} (input_workers.input_rate_log_sd {:g})",
+                               std::exp(model::kZ80 * job.interval.input_log_sd),
+                               std::exp(model::kZ80 * job.interval.input_log_sd),
+                               job.interval.input_log_sd)
+                 : "; the input rate given is taken as exact: only the compute step varies");
   fmt::print(out, "  busy share of the step: {}\n", app::busy_shares(best.sim));
   fmt::print(out,
              "  step breakdown: compute {:.4f} s, weight streaming {:.4f} s (exposed {:.4f} s), "

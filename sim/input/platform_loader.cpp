@@ -137,12 +137,19 @@ const std::vector<Param>& params() {
       {"calibration", "prediction_log_sd", &PlatformSpec::prediction_log_sd,
        0, 2, "ln(ratio)", kRequired,
        "SD of the leave-one-model-out residuals ln(predicted/measured): the prediction intervals' width"},
+      {"input_workers", "imagenet1k_samples_per_s",
+       &PlatformSpec::imagenet1k_samples_per_s, 0, 1e9, "samples/s", kNoCost,
+       "samples/s one ImageNet1KProcessor dataloader process delivers (0: input not simulated)"},
+      {"input_workers", "input_rate_log_sd", &PlatformSpec::input_rate_log_sd,
+       0, 2, "ln(ratio)", kNoCost,
+       "SD of ln(rate) of those input rates between clusters: widens input-bound intervals"},
   };
   // clang-format on
   return table;
 }
 
-const std::vector<std::string> kSections{"name", "system", "swarmx", "memoryx", "calibration"};
+const std::vector<std::string> kSections{"name",    "system",      "swarmx",
+                                         "memoryx", "calibration", "input_workers"};
 
 // The keys that take one of a few words, all in `calibration`.
 struct Choice {
@@ -270,6 +277,13 @@ PlatformSpec read_platform_unchecked(const YAML::Node& root_node, const std::str
       if (std::string(p.section) == section) set(spec, p, b);
     if (std::string(section) == "calibration") set_choices(spec, b);
   }
+  // Optional: a platform file written before it stays valid (its input is not simulated).
+  const YAML::Node none(YAML::NodeType::Map);
+  const auto workers = root.optional_child("input_workers");
+  const io::Block b = workers ? *workers : io::Block(path, "input_workers", none);
+  b.require_known_keys(keys_of("input_workers"));
+  for (const auto& p : params())
+    if (std::string(p.section) == "input_workers") set(spec, p, b);
   return spec;
 }
 

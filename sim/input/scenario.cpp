@@ -78,10 +78,14 @@ std::optional<std::int64_t> input_count(const Block& b, const std::string& key, 
   }
 }
 
-// A dataloader's processes per input worker: num_workers, 0 for its main process.
-void read_dataloader_processes(const Block& loader, std::int64_t& processes, Scenario& s) {
+// A dataloader's processes per input worker (num_workers, 0 for its main process) and its
+// data_processor's name (a value that is not a name is left to the Model Zoo to refuse).
+void read_dataloader_processes(const Block& loader, std::int64_t& processes, std::string& processor,
+                               Scenario& s) {
   if (const auto n = input_count(loader, "num_workers", 0, s))
     processes = std::max<std::int64_t>(1, *n);
+  const auto name = loader.node()["data_processor"];
+  if (name && name.IsScalar()) processor = name.Scalar();
 }
 
 // The TensorFlow tree of the Model Zoo's R_1.7.0 layout: a `tf` folder above the file's
@@ -416,14 +420,15 @@ Scenario read_scenario_unchecked(const YAML::Node& root_node, const std::string&
       if (s.batch_size) s.batch_size_where = train->where("batch_size");
       if (!s.batch_size) s.batch_size_hint = train->near_miss("batch_size");
       s.train_mbs.dataloader = setting_in(*train, "micro_batch_size");
-      read_dataloader_processes(*train, s.input_processes_per_worker, s);
+      read_dataloader_processes(*train, s.input_processes_per_worker, s.train_data_processor, s);
       s.input_eval_processes_per_worker = s.input_processes_per_worker;
+      s.eval_data_processor = s.train_data_processor;
     }
     if (val) {
       val->warn_unknown_keys(dataloader_keys(), false, s.warnings);
       s.eval_batch_size = val->get_int_opt("batch_size");
       if (s.eval_batch_size) s.eval_batch_size_where = val->where("batch_size");
-      read_dataloader_processes(*val, s.input_eval_processes_per_worker, s);
+      read_dataloader_processes(*val, s.input_eval_processes_per_worker, s.eval_data_processor, s);
       s.eval_mbs.dataloader = setting_in(*val, "micro_batch_size");
     }
     s.train_mbs.scoped = flags.train;
@@ -444,8 +449,9 @@ Scenario read_scenario_unchecked(const YAML::Node& root_node, const std::string&
       if (s.batch_size) s.batch_size_where = train->where("batch_size");
       if (!s.batch_size) s.batch_size_hint = train->near_miss("batch_size");
       s.train_mbs.dataloader = setting_in(*train, "micro_batch_size");
-      read_dataloader_processes(*train, s.input_processes_per_worker, s);
+      read_dataloader_processes(*train, s.input_processes_per_worker, s.train_data_processor, s);
       s.input_eval_processes_per_worker = s.input_processes_per_worker;
+      s.eval_data_processor = s.train_data_processor;
       if (s.batch_size && tensorflow_layout(file))
         s.warnings.push_back(fmt::format(
             "{} = {}: a TensorFlow file of the Model Zoo's R_1.7.0 layout sets the batch of each "
@@ -458,7 +464,7 @@ Scenario read_scenario_unchecked(const YAML::Node& root_node, const std::string&
       s.eval_batch_size = eval->get_int_opt("batch_size");
       if (s.eval_batch_size) s.eval_batch_size_where = eval->where("batch_size");
       s.eval_mbs.dataloader = setting_in(*eval, "micro_batch_size");
-      read_dataloader_processes(*eval, s.input_eval_processes_per_worker, s);
+      read_dataloader_processes(*eval, s.input_eval_processes_per_worker, s.eval_data_processor, s);
     }
     s.batch_size_per_system = tensorflow_layout(file);
     if (auto run = root.optional_child("runconfig")) {

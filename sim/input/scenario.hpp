@@ -82,6 +82,9 @@ struct Scenario {
   std::int64_t input_processes_per_worker = 1;       // the train dataloader's
   std::int64_t input_eval_processes_per_worker = 1;  // the val dataloader's (eval_input)
   std::optional<double> input_samples_per_s;
+  // The train and val dataloaders' data_processor (empty when not named): a platform that
+  // knows one's rate simulates the input at it when no rate is given (app::make_job).
+  std::string train_data_processor, eval_data_processor;
   // The first of those counts that could not be read (warned, default 1): refused when a rate
   // is given, which makes it decide the result.
   std::string input_count_problem;

@@ -41,10 +41,14 @@ PredictionInterval input_fed_interval(double step_time_s, double samples_per_s, 
     throw std::invalid_argument(fmt::format(
         "input time {} s and wait {} s of a step of {} s: need input >= 0 and 0 <= wait <= step",
         input_s, wait_s, step_time_s));
+  if (!std::isfinite(b.input_log_sd) || b.input_log_sd < 0)
+    throw std::invalid_argument(
+        fmt::format("input_log_sd {}: must be finite and >= 0", b.input_log_sd));
   const double f = plain.step_time_s_high / step_time_s;
+  const double g = std::exp(kZ80 * b.input_log_sd);
   const double compute_s = step_time_s - wait_s;
-  const double low = std::min(step_time_s, std::max(input_s, compute_s / f));
-  const double high = std::max(step_time_s, std::max(input_s, compute_s * f));
+  const double low = std::min(step_time_s, std::max(input_s / g, compute_s / f));
+  const double high = std::max(step_time_s, std::max(input_s * g, compute_s * f));
   return {samples_per_s * step_time_s / high, samples_per_s * step_time_s / low, low, high};
 }
 

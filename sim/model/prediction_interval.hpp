@@ -29,6 +29,8 @@ struct IntervalBasis {
   double log_sd = 0;            // SD of out-of-sample ln(predicted / measured), >= 0
   std::int64_t n_family = 0;    // calibration runs of the model's family, >= 0
   std::int64_t n_platform = 0;  // calibration runs on the platform, >= 0
+  // SD of ln(input rate) when the rate is the platform's measured one (0: the user's, exact).
+  double input_log_sd = 0;
 };
 
 // A rate's interval and the step time's (seconds): low <= value <= high.
@@ -50,10 +52,11 @@ struct PredictionInterval {
 [[nodiscard]] PredictionInterval prediction_interval(double step_time_s, double samples_per_s,
                                                      const IntervalBasis& basis);
 
-// The interval of a step whose input workers were simulated (docs/model.md#input-pipeline): the
-// input rate is the user's, so only the compute side is uncertain. The step is taken as
-// max(input_s, compute step), the compute step being step_time_s - wait_s scaled by the
-// interval's factor: an input-bound step cannot get faster than its input. `input_s` is the
+// The interval of a step whose input workers were simulated (docs/model.md#input-pipeline). The
+// step is taken as max(input time, compute step), the compute step being step_time_s - wait_s
+// scaled by the interval's factor: an input-bound step cannot get faster than its input. A rate
+// the user gives is exact (input time input_s); one from the platform (basis.input_log_sd > 0)
+// spans input_s x exp(-/+ z x input_log_sd). `input_s` is the
 // input workers' time for the fullest system's batch and `wait_s` the time the system waited for
 // them in the step (seconds, 0 <= wait_s <= step_time_s, input_s >= 0). Throws
 // std::invalid_argument as prediction_interval, and for input_s or wait_s out of range.

@@ -67,6 +67,14 @@ struct PlatformSpec {
   // measured): the width of the prediction intervals (model/prediction_interval.hpp).
   double prediction_log_sd = 0;
 
+  // Input workers (docs/model.md#input-pipeline): samples per second one dataloader process of
+  // the Model Zoo's ImageNet1KProcessor (JPEG decode and augmentation) delivers on the cluster's
+  // input worker nodes, measured from real runs' step timestamps; 0: unknown, not simulated.
+  double imagenet1k_samples_per_s = 0;
+  // SD of ln(rate) between the clusters that measured it: widens the interval of an input-bound
+  // step whose rate comes from here.
+  double input_rate_log_sd = 0;
+
   // External I/O of one system: io_ports x io_port_bandwidth_Bps x io_scale.
   [[nodiscard]] double io_bandwidth_Bps() const {
     return static_cast<double>(io_ports) * io_port_bandwidth_Bps * io_scale;

@@ -74,6 +74,22 @@ TEST(PredictionInterval, AnInputRateGivenBoundsTheFastEnd) {
   EXPECT_THROW((void)model::input_fed_interval(2.0, 10.0, 1.0, 2.5, b), std::invalid_argument);
 }
 
+TEST(PredictionInterval, APlatformsInputRateWidensTheInputSide) {
+  // The basis of OneIntervalByHand with an input rate of SD 0.14 in ln (a platform's measured
+  // rate): g = exp(1.2816 x 0.14) = exp(0.179424) = 1.196528. The input-bound step of
+  // AnInputRateGivenBoundsTheFastEnd (2 s, input 2 s, 1.5 s waited) now spans 2 / 1.196528 =
+  // 1.671503 s to 2 x 1.196528 = 2.393056 s: 10 x 2 / 2.393056 = 8.357515 to 11.965280/s.
+  model::IntervalBasis b{0.15, 4, 13};
+  b.input_log_sd = 0.14;
+  const auto iv = model::input_fed_interval(2.0, 10.0, 2.0, 1.5, b);
+  EXPECT_NEAR(iv.step_time_s_low, 1.671503, 1e-6);
+  EXPECT_NEAR(iv.step_time_s_high, 2.393056, 1e-6);
+  EXPECT_NEAR(iv.samples_per_s_low, 8.357515, 1e-6);
+  EXPECT_NEAR(iv.samples_per_s_high, 11.965280, 1e-6);
+  b.input_log_sd = -0.1;
+  EXPECT_THROW((void)model::input_fed_interval(2.0, 10.0, 2.0, 1.5, b), std::invalid_argument);
+}
+
 TEST(PredictionInterval, FamilyIsTheModelZooNameBeforeTheSlash) {
   EXPECT_EQ(model::interval_family("bert/classifier"), "bert");
   EXPECT_EQ(model::interval_family("gpt3"), "gpt3");

@@ -38,6 +38,33 @@ std::int64_t steps_for_tokens(double tokens, const Job& job) {
   return static_cast<std::int64_t>(std::ceil(tokens / per_step));
 }
 
+namespace {
+
+// A pass's input rate (docs/model.md#input-pipeline): the one given (--input-rate, the file's
+// simulation block), else the platform's for the pass's dataloader's data processor, else none.
+// Throws InputError for a platform rate below io::kMinInputRate (0 turns it off).
+void set_input_rate(Job& job, Job::Pass& p) {
+  const io::Scenario& s = job.scenario;
+  if (s.input_samples_per_s) {
+    p.input_samples_per_s = *s.input_samples_per_s;
+    p.input_where = s.input_samples_per_s_where;
+    return;
+  }
+  const auto& processor =
+      p.pass == model::Pass::kTrain ? s.train_data_processor : s.eval_data_processor;
+  const double rate = job.platform.imagenet1k_samples_per_s;
+  if (processor != kImageNetProcessor || rate <= 0) return;
+  // A count that could not be read takes its default, 1, as the file's warning says.
+  const auto key = job.platform.origin("input_workers.imagenet1k_samples_per_s");
+  if (rate < io::kMinInputRate)
+    throw InputError(fmt::format("{} = {:g}: {}", key, rate, io::input_rate_rule()));
+  p.input_samples_per_s = rate;
+  p.input_where = fmt::format("{}, for data_processor {}", key, processor);
+  p.input_log_sd = job.platform.input_rate_log_sd;
+}
+
+}  // namespace
+
 Job make_job(const io::Scenario& s, const Overrides& o, const std::string& data_dir) {
   Job job;
   job.scenario = s;
@@ -73,16 +100,6 @@ Job make_job(const io::Scenario& s, const Overrides& o, const std::string& data_
     job.scenario.input_samples_per_s_where = "--input-rate";
   }
   const io::Mode mode = o.mode.value_or(s.mode);
-  // No rate given: the platform's for the dataloader's data processor, where it has one.
-  const auto& processor = mode == io::Mode::kEval ? s.eval_data_processor : s.train_data_processor;
-  if (!job.scenario.input_samples_per_s && s.input_count_problem.empty() &&
-      processor == kImageNetProcessor && job.platform.imagenet1k_samples_per_s > 0) {
-    job.scenario.input_samples_per_s = job.platform.imagenet1k_samples_per_s;
-    job.scenario.input_samples_per_s_where =
-        fmt::format("{}, for data_processor {}",
-                    job.platform.origin("input_workers.imagenet1k_samples_per_s"), processor);
-    job.interval.input_log_sd = job.platform.input_rate_log_sd;
-  }
   if (job.scenario.input_samples_per_s && !s.input_count_problem.empty())
     throw InputError(fmt::format(
         "{}: with an input rate ({}) the input workers' count decides the step; fix it or give "
@@ -123,10 +140,11 @@ Job make_job(const io::Scenario& s, const Overrides& o, const std::string& data_
   };
   if (mode != io::Mode::kEval)
     job.passes.push_back(
-        {model::Pass::kTrain, batch_for(true).samples, mbs_for(true).setting, {}, {}});
+        {model::Pass::kTrain, batch_for(true).samples, mbs_for(true).setting, {}, {}, 0, {}, 0});
   if (mode != io::Mode::kTrain)
     job.passes.push_back(
-        {model::Pass::kEval, batch_for(false).samples, mbs_for(false).setting, {}, {}});
+        {model::Pass::kEval, batch_for(false).samples, mbs_for(false).setting, {}, {}, 0, {}, 0});
+  for (auto& p : job.passes) set_input_rate(job, p);
   // A step's tokens, batch_size x seq_len, are a 64-bit count held exactly in a double.
   for (const auto& p : job.passes)
     if (static_cast<double>(p.batch_size) * static_cast<double>(s.model.seq_len) > 0x1p53)
@@ -184,9 +202,8 @@ std::int64_t input_processes_per_worker(const io::Scenario& s, model::Pass pass)
                                      : s.input_eval_processes_per_worker;
 }
 
-double input_samples_per_csx(const io::Scenario& s, model::Pass pass) {
-  if (!s.input_samples_per_s) return 0;
-  return *s.input_samples_per_s * static_cast<double>(input_processes_per_worker(s, pass)) *
+double input_samples_per_csx(const io::Scenario& s, const Job::Pass& p) {
+  return p.input_samples_per_s * static_cast<double>(input_processes_per_worker(s, p.pass)) *
          static_cast<double>(s.input_workers_per_csx);
 }
 
@@ -204,7 +221,8 @@ search::SearchRequest search_request(const Job& job, const Job::Pass& p) {
   req.record_trace = job.record_trace;
   req.auto_min_speedup = job.scenario.auto_min_speedup;
   req.interval = job.interval;
-  req.input_samples_per_s = input_samples_per_csx(job.scenario, p.pass);
+  req.input_samples_per_s = input_samples_per_csx(job.scenario, p);
+  req.interval.input_log_sd = p.input_log_sd;
   return req;
 }
 

@@ -43,7 +43,7 @@ struct Overrides {
 // The Model Zoo data processor whose per-process rate a platform file may give
 // (input_workers.imagenet1k_samples_per_s; docs/model.md#input-pipeline): JPEG decode and
 // the training augmentation of ImageNet-1K. With no rate given, make_job simulates a dataloader of
-// it at that rate.
+// it at that rate (make_job; per pass, from that pass's dataloader).
 inline constexpr std::string_view kImageNetProcessor = "ImageNet1KProcessor";
 
 // A fully resolved job (before any simulation): make_job's result.
@@ -64,6 +64,12 @@ struct Job {
     batching::MbsSetting setting;     // the one mbs_setting picks
     batching::BatchSplit split;       // the batch over num_csx, split once
     batching::Resolution resolution;  // the setting resolved once
+    // The input pipeline (docs/model.md#input-pipeline): samples/s one dataloader process
+    // delivers (0: not simulated), where that rate comes from, and its SD in ln (0: the rate
+    // given, taken as exact; the platform's input_workers.input_rate_log_sd for its rate).
+    double input_samples_per_s = 0;
+    std::string input_where;
+    double input_log_sd = 0;
   };
   std::vector<Pass> passes;      // train, eval, or both
   int simulation_processes = 0;  // simulations run at once; 0: one per available CPU
@@ -93,10 +99,10 @@ struct PassResult {
 
 // The dataloader processes each input worker runs in a pass (the train or the val dataloader's).
 [[nodiscard]] std::int64_t input_processes_per_worker(const io::Scenario& s, model::Pass pass);
-// Samples per second the input workers of one CS-X deliver in a pass: one process's rate x the
-// pass's dataloader processes per worker x num_workers_per_csx (docs/model.md#input-pipeline);
-// 0 when no rate is given.
-[[nodiscard]] double input_samples_per_csx(const io::Scenario& s, model::Pass pass);
+// Samples per second the input workers of one CS-X deliver in a pass: the pass's rate of one
+// process x its dataloader's processes per worker x num_workers_per_csx
+// (docs/model.md#input-pipeline); 0 when its input is not simulated.
+[[nodiscard]] double input_samples_per_csx(const io::Scenario& s, const Job::Pass& p);
 
 // The `platform` column's value: the platform's name, "name+variant" for a named override set.
 [[nodiscard]] std::string platform_label(const std::string& name, const std::string& variant);

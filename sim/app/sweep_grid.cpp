@@ -174,9 +174,13 @@ SweepTable resume(const std::string& csv, std::map<PointKey, Job>& pending) {
     for (const auto& p : job.passes) {
       id.requested.push_back(batching::to_string(p.setting));
       id.modes.emplace_back(model::to_string(p.pass));
-      id.input.emplace(model::to_string(p.pass), input_samples_per_csx(job.scenario, p.pass));
     }
-    for (const auto& [key, j] : pending) id.overrides.emplace(key.platform, j.overrides_text);
+    for (const auto& [key, j] : pending) {
+      id.overrides.emplace(key.platform, j.overrides_text);
+      for (const auto& p : j.passes)
+        id.input.emplace(input_key(key.platform, model::to_string(p.pass)),
+                         input_samples_per_csx(j.scenario, p));
+    }
     check_identity(table, id, csv);
     for (const auto& s : table.shards)
       if (s != job.shard)

@@ -251,15 +251,16 @@ void check_identity(const SweepTable& t, SweepIdentity& id, const std::string& p
     // A simulated row's input rate per CS-X (empty: not simulated) is the sweep's, per pass.
     if (!f(kStepTime).empty()) {
       const double rate = f(kInputRate).empty() ? 0.0 : std::stod(f(kInputRate));
-      const auto [known, first] = id.input.emplace(f(kMode), rate);
+      const auto [known, first] = id.input.emplace(input_key(key.platform, f(kMode)), rate);
       if (std::abs(known->second - rate) > 1e-9 * std::max(known->second, rate)) {
         const auto shown = [](double v) {
           return v > 0 ? fmt::format("{:g} samples/s per CS-X", v) : std::string("none");
         };
         throw InputError(fmt::format(
             "{}: point {} was simulated with input {} where this sweep (or the file's other "
-            "rows) has {}: results of different input rates (--input-rate) under one sweep",
-            path, describe(key), shown(rate), shown(known->second)));
+            "rows of {}) has {}: results of different input rates (--input-rate, or a "
+            "platform's input_workers) under one platform label",
+            path, describe(key), shown(rate), key.platform, shown(known->second)));
       }
     }
     return true;

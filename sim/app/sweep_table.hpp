@@ -51,8 +51,14 @@ struct SweepIdentity {
   std::vector<std::string> requested;            // one per pass (train, eval)
   std::vector<std::string> modes;                // the passes: train, eval or both
   std::map<std::string, std::string> overrides;  // platform label -> overrides column
-  std::map<std::string, double> input;  // mode -> input samples/s per CS-X (0: not simulated)
+  // input_key(platform label, mode) -> input samples/s per CS-X (0: not simulated)
+  std::map<std::string, double> input;
 };
+
+// The key of SweepIdentity::input: a platform label's pass ("cs3+slow|train").
+[[nodiscard]] inline std::string input_key(const std::string& platform, const std::string& mode) {
+  return platform + "|" + mode;
+}
 
 // Throws InputError naming `path` when a row of `t` belongs to another sweep (another model,
 // seq_len, MBS setting or mode, other overrides under one platform label, or another input rate

@@ -110,7 +110,8 @@ model::ModelSpec entry_model(const Entry& e, const ValidationSetup& setup) {
 // Runs one entry (its model `spec`) as `csxsim run` would, with `setting` (explore for
 // preferences).
 // `loaders`: the model file's dataloaders (data processors, input counts), for a run whose input
-// workers are simulated; null leaves the input out.
+// workers are simulated; null leaves the input out. `fed_rate`, when given, gets the input rate
+// the run was simulated at and where it comes from (unset when its input was not simulated).
 PassResult simulate_entry(const Entry& e, const model::ModelSpec& spec,
                           const ValidationSetup& setup, const batching::MbsSetting& setting,
                           bool compile_only = false, const io::Scenario* loaders = nullptr,
@@ -148,9 +149,9 @@ PassResult simulate_entry(const Entry& e, const model::ModelSpec& spec,
   } catch (const InputError& err) {
     throw InputError(named(err));
   }
-  if (fed_rate && job->scenario.input_samples_per_s) {
-    fed_rate->fed_rate_where = job->scenario.input_samples_per_s_where;
-    fed_rate->fed_rate_per_process = *job->scenario.input_samples_per_s;
+  if (fed_rate && job->passes.front().input_samples_per_s > 0) {
+    fed_rate->fed_rate_where = job->passes.front().input_where;
+    fed_rate->fed_rate_per_process = job->passes.front().input_samples_per_s;
   }
   auto results = run_job(*job);
   if (!results.front().outcome.chosen)

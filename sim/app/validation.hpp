@@ -72,7 +72,7 @@ struct MeasurementCheck {
   // the platform gives (app::kImageNetProcessor): the run simulated with its input workers at
   // that rate, and its error against the measured rate.
   std::optional<search::CandidateResult> fed;
-  double fed_error_pct = 0;
+  double fed_error_pct = 0;         // percent: 100 x (fed rate / measured - 1)
   std::string fed_rate_where;       // where the rate comes from
   double fed_rate_per_process = 0;  // that rate, samples/s of one dataloader process
 };

@@ -107,15 +107,16 @@ void print_pass(std::FILE* out, const app::Job& job, const app::PassResult& r) {
              best.micro_batch_size, best.num_microbatches, best.num_microbatches == 1 ? "" : "es",
              best.sim.step_time_s, rate(best.samples_per_s), rate(iv.samples_per_s_low),
              rate(iv.samples_per_s_high), best.tokens_per_s, 100 * best.mfu, best.sim.bound);
+  const auto& pass = *std::find_if(job.passes.begin(), job.passes.end(),
+                                   [&](const auto& p) { return p.pass == c.pass; });
+  const double g = std::exp(model::kZ80 * pass.input_log_sd);
   fmt::print(out, "  80 % interval: {}{}\n", interval_basis(job),
-             !job.scenario.input_samples_per_s ? ""
-             : job.interval.input_log_sd > 0
-                 ? fmt::format("; the input rate (measured on ALCF's input worker nodes) / "
-                               "{:.3f} to x {:.3f} (input_workers.input_rate_log_sd {:g})",
-                               std::exp(model::kZ80 * job.interval.input_log_sd),
-                               std::exp(model::kZ80 * job.interval.input_log_sd),
-                               job.interval.input_log_sd)
-                 : "; the input rate given is taken as exact: only the compute step varies");
+             pass.input_samples_per_s <= 0 ? ""
+             : pass.input_log_sd > 0
+                 ? fmt::format("; the input rate (the platform's) / {:.3f} to x {:.3f} "
+                               "(input_workers.input_rate_log_sd {:g})",
+                               g, g, pass.input_log_sd)
+                 : "; the input rate is taken as exact: only the compute step varies");
   fmt::print(out, "  busy share of the step: {}\n", app::busy_shares(best.sim));
   fmt::print(out,
              "  step breakdown: compute {:.4f} s, weight streaming {:.4f} s (exposed {:.4f} s), "
@@ -128,10 +129,10 @@ void print_pass(std::FILE* out, const app::Job& job, const app::PassResult& r) {
     fmt::print(out,
                "  input: {:g} samples/s per process x {} process{} x {} worker{} per CS-X = {:g} "
                "samples/s ({}): {:.4f} s per step, {:.4f} s waited\n",
-               *sc.input_samples_per_s, processes, processes == 1 ? "" : "es",
+               pass.input_samples_per_s, processes, processes == 1 ? "" : "es",
                sc.input_workers_per_csx, sc.input_workers_per_csx == 1 ? "" : "s",
-               app::input_samples_per_csx(sc, c.pass), sc.input_samples_per_s_where,
-               best.sim.input_busy_s, best.sim.input_wait_s);
+               app::input_samples_per_csx(sc, pass), pass.input_where, best.sim.input_busy_s,
+               best.sim.input_wait_s);
   }
   fmt::print(out, "  activations: {} ({:.2f} forward passes recomputed per block)\n",
              best.memory.activation_plan, best.memory.recompute_passes);

@@ -29,7 +29,8 @@ struct IntervalBasis {
   double log_sd = 0;            // SD of out-of-sample ln(predicted / measured), >= 0
   std::int64_t n_family = 0;    // calibration runs of the model's family, >= 0
   std::int64_t n_platform = 0;  // calibration runs on the platform, >= 0
-  // SD of ln(input rate) when the rate is the platform's measured one (0: the user's, exact).
+  // SD of ln(input rate), >= 0, when the rate is the platform's measured one (0: the user's,
+  // taken as exact).
   double input_log_sd = 0;
 };
 
@@ -59,7 +60,8 @@ struct PredictionInterval {
 // spans input_s x exp(-/+ z x input_log_sd). `input_s` is the
 // input workers' time for the fullest system's batch and `wait_s` the time the system waited for
 // them in the step (seconds, 0 <= wait_s <= step_time_s, input_s >= 0). Throws
-// std::invalid_argument as prediction_interval, and for input_s or wait_s out of range.
+// std::invalid_argument as prediction_interval, for input_s or wait_s out of range, and for a
+// negative or non-finite basis.input_log_sd.
 [[nodiscard]] PredictionInterval input_fed_interval(double step_time_s, double samples_per_s,
                                                     double input_s, double wait_s,
                                                     const IntervalBasis& basis);

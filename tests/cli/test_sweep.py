@@ -150,4 +150,22 @@ with tempfile.TemporaryDirectory() as d:
     expect(["merge", slow, fast, "-o", os.path.join(d, "m.csv")], 2,
            err_has=["with input none where", "60 samples/s per CS-X"])
 
+# Each platform label has its own input rate: the ViT-B/16 preset's 4 ImageNet1KProcessor
+# processes at the platform's 178 samples/s (712/s) on cs2, at 100 (400/s) on cs3 by override;
+# the shards resume and merge, and a step of 2850 lasts 2850 / 712 and 2850 / 400 s.
+with tempfile.TemporaryDirectory() as d:
+    g = ["vit_base_patch16", "--platform", "cs2,cs3", "--platform-override",
+         "cs3:input_workers.imagenet1k_samples_per_s=100", "--num-csx", "1", "--batch-size",
+         "2850", "-q"]
+    parts = [os.path.join(d, f"p{i}.csv") for i in range(2)]
+    for i, part in enumerate(parts):
+        expect(["sweep", *g, "--shard", f"{i}/2", "--csv", part], 0)
+        expect(["sweep", *g, "--shard", f"{i}/2", "--csv", part, "--resume"], 0)
+    merged = os.path.join(d, "m.csv")
+    expect(["merge", *parts, "-o", merged], 0)
+    steps = {r["platform"]: float(r["step_time_s"]) for r in csv.DictReader(open(merged))
+             if r["chosen"] == "true"}
+    check(abs(steps["cs2"] - 2850 / 712) < 1e-3 and abs(steps["cs3"] - 2850 / 400) < 1e-3,
+          f"input-bound steps of 2850 at 712 and 400 samples/s: {steps}")
+
 finish()

@@ -275,21 +275,39 @@ TEST(ModelzooLayout, ImageNetDataloaderTakesThePlatformsRate) {
   const auto s = csx::io::load_scenario(t.write("vit.yaml", body), ".");
   EXPECT_EQ(s.train_data_processor, "ImageNet1KProcessor");
   const auto job = csx::app::make_job(s, {}, CSXSIM_SOURCE_DIR);
-  ASSERT_TRUE(job.scenario.input_samples_per_s);
-  EXPECT_DOUBLE_EQ(*job.scenario.input_samples_per_s, 178);
-  EXPECT_DOUBLE_EQ(csx::app::input_samples_per_csx(job.scenario, csx::model::Pass::kTrain), 712);
-  EXPECT_DOUBLE_EQ(job.interval.input_log_sd, 0.14);
-  EXPECT_NE(job.scenario.input_samples_per_s_where.find("ImageNet1KProcessor"), std::string::npos);
+  const auto& train = job.passes.front();
+  EXPECT_DOUBLE_EQ(train.input_samples_per_s, 178);
+  EXPECT_DOUBLE_EQ(csx::app::input_samples_per_csx(job.scenario, train), 712);
+  EXPECT_DOUBLE_EQ(train.input_log_sd, 0.14);
+  EXPECT_NE(train.input_where.find("ImageNet1KProcessor"), std::string::npos);
 
   csx::app::Overrides given;
   given.input_samples_per_s = 50;
   const auto mine = csx::app::make_job(s, given, CSXSIM_SOURCE_DIR);
-  EXPECT_DOUBLE_EQ(*mine.scenario.input_samples_per_s, 50);
-  EXPECT_DOUBLE_EQ(mine.interval.input_log_sd, 0);
+  EXPECT_DOUBLE_EQ(mine.passes.front().input_samples_per_s, 50);
+  EXPECT_DOUBLE_EQ(mine.passes.front().input_log_sd, 0);
 
   const auto other = csx::io::load_scenario(
       t.write("gpt.yaml", std::regex_replace(body, std::regex("ImageNet1KProcessor"),
                                              "GptHDF5MapDataProcessor")),
       ".");
-  EXPECT_FALSE(csx::app::make_job(other, {}, CSXSIM_SOURCE_DIR).scenario.input_samples_per_s);
+  EXPECT_EQ(csx::app::make_job(other, {}, CSXSIM_SOURCE_DIR).passes.front().input_samples_per_s, 0);
+
+  // Each pass takes its own dataloader's processor: an eval pass over text is not simulated.
+  csx::app::Overrides both;
+  both.mode = csx::io::Mode::kTrainAndEval;
+  both.batch_size = 64;
+  auto mixed = s;
+  mixed.eval_data_processor = "GptHDF5MapDataProcessor";
+  const auto two = csx::app::make_job(mixed, both, CSXSIM_SOURCE_DIR);
+  ASSERT_EQ(two.passes.size(), 2u);
+  EXPECT_DOUBLE_EQ(two.passes[0].input_samples_per_s, 178);
+  EXPECT_EQ(two.passes[1].input_samples_per_s, 0);
+
+  // 0 turns it off; a rate below 1e-3 samples/s is refused, as --input-rate's would be.
+  csx::app::Overrides off;
+  off.platform_overrides = {{"input_workers.imagenet1k_samples_per_s", "0"}};
+  EXPECT_EQ(csx::app::make_job(s, off, CSXSIM_SOURCE_DIR).passes.front().input_samples_per_s, 0);
+  off.platform_overrides = {{"input_workers.imagenet1k_samples_per_s", "1e-9"}};
+  EXPECT_THROW((void)csx::app::make_job(s, off, CSXSIM_SOURCE_DIR), csx::InputError);
 }

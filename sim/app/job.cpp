@@ -42,7 +42,6 @@ namespace {
 
 // A pass's input rate (docs/model.md#input-pipeline): the one given (--input-rate, the file's
 // simulation block), else the platform's for the pass's dataloader's data processor, else none.
-// Throws InputError for a platform rate below io::kMinInputRate (0 turns it off).
 void set_input_rate(Job& job, Job::Pass& p) {
   const io::Scenario& s = job.scenario;
   if (s.input_samples_per_s) {
@@ -53,11 +52,9 @@ void set_input_rate(Job& job, Job::Pass& p) {
   const auto& processor =
       p.pass == model::Pass::kTrain ? s.train_data_processor : s.eval_data_processor;
   const double rate = job.platform.imagenet1k_samples_per_s;
-  if (processor != kImageNetProcessor || rate <= 0) return;
+  if (processor != io::kImageNetProcessor || rate <= 0) return;
   // A count that could not be read takes its default, 1, as the file's warning says.
   const auto key = job.platform.origin("input_workers.imagenet1k_samples_per_s");
-  if (rate < io::kMinInputRate)
-    throw InputError(fmt::format("{} = {:g}: {}", key, rate, io::input_rate_rule()));
   p.input_samples_per_s = rate;
   p.input_where = fmt::format("{}, for data_processor {}", key, processor);
   p.input_log_sd = job.platform.input_rate_log_sd;

@@ -4,7 +4,6 @@
 
 #include <optional>
 #include <string>
-#include <string_view>
 #include <vector>
 
 #include "input/scenario.hpp"
@@ -39,12 +38,6 @@ struct Overrides {
   bool refuse_other_platform_overrides = true;
   std::string variant;  // name of the override set (sweep/plan --variant), shown in `platform`
 };
-
-// The Model Zoo data processor whose per-process rate a platform file may give
-// (input_workers.imagenet1k_samples_per_s; docs/model.md#input-pipeline): JPEG decode and
-// the training augmentation of ImageNet-1K. With no rate given, make_job simulates a dataloader of
-// it at that rate (make_job; per pass, from that pass's dataloader).
-inline constexpr std::string_view kImageNetProcessor = "ImageNet1KProcessor";
 
 // A fully resolved job (before any simulation): make_job's result.
 struct Job {

@@ -256,7 +256,7 @@ MeasurementCheck check_measurement(const Entry& e, const ValidationSetup& setup,
   check.at_least_measured = check.chosen.samples_per_s >= e.samples_per_s;
   if (input_fed) {
     const auto loaders = io::load_scenario(model_path(e, setup), setup.data_dir, e.seq_len);
-    const bool known = loaders.train_data_processor == kImageNetProcessor;
+    const bool known = loaders.train_data_processor == io::kImageNetProcessor;
     const auto fed = known ? simulate_entry(e, spec, setup, e.setting, false, &loaders, &check) : r;
     if (!check.fed_rate_where.empty()) {
       check.fed = fed.outcome.rows[*fed.outcome.chosen];

@@ -133,6 +133,30 @@ void print_pass(std::FILE* out, const app::Job& job, const app::PassResult& r) {
                sc.input_workers_per_csx, sc.input_workers_per_csx == 1 ? "" : "s",
                app::input_samples_per_csx(sc, pass), pass.input_where, best.sim.input_busy_s,
                best.sim.input_wait_s);
+    // What would feed the compute step: the step without its wait, the workers going on
+    // during the fixed cost (docs/model.md#input-pipeline).
+    const double compute_s = best.sim.step_time_s - best.sim.input_wait_s;
+    if (best.sim.bound == "input" && compute_s > 0) {
+      const double needed = static_cast<double>(c.per_system_batch_size) / compute_s;
+      const double per_worker =
+          pass.input_samples_per_s * static_cast<double>(sc.input_workers_per_csx);
+      fmt::print(out,
+                 "  to keep up with the compute step ({:.4f} s) the input needs {:.0f} samples/s "
+                 "per CS-X: num_workers {:.0f} at this rate (now {}), more num_workers_per_csx, "
+                 "or a faster data processor\n",
+                 compute_s, needed, std::ceil(needed / per_worker), processes);
+    }
+  } else {
+    const auto& sc = job.scenario;
+    const auto& processor =
+        c.pass == model::Pass::kTrain ? sc.train_data_processor : sc.eval_data_processor;
+    if (!processor.empty())
+      fmt::print(out, "  input: not simulated ({}; give --input-rate)\n",
+                 processor == io::kImageNetProcessor
+                     ? fmt::format("the platform file gives no "
+                                   "input_workers.imagenet1k_samples_per_s for {}",
+                                   processor)
+                     : fmt::format("no measured rate for data_processor {}", processor));
   }
   fmt::print(out, "  activations: {} ({:.2f} forward passes recomputed per block)\n",
              best.memory.activation_plan, best.memory.recompute_passes);

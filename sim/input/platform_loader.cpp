@@ -11,6 +11,7 @@
 #include "common/did_you_mean.hpp"
 #include "common/errors.hpp"
 #include "input/platform_loader.hpp"
+#include "input/scenario.hpp"
 #include "input/yaml_block.hpp"
 #include "platform/fitted_parameters.hpp"
 
@@ -138,7 +139,7 @@ const std::vector<Param>& params() {
        0, 2, "ln(ratio)", kRequired,
        "SD of the leave-one-model-out residuals ln(predicted/measured): the prediction intervals' width"},
       {"input_workers", "imagenet1k_samples_per_s",
-       &PlatformSpec::imagenet1k_samples_per_s, 0, 1e9, "samples/s", kNoCost,
+       &PlatformSpec::imagenet1k_samples_per_s, 0, io::kMaxInputRate, "samples/s", kNoCost,
        "samples/s one ImageNet1KProcessor dataloader process delivers (0: input not simulated)"},
       {"input_workers", "input_rate_log_sd", &PlatformSpec::input_rate_log_sd,
        0, 2, "ln(ratio)", kNoCost,
@@ -216,6 +217,14 @@ void set(PlatformSpec& spec, const Param& p, const io::Block& b) {
   }
 }
 
+// A measured input rate is 0 (off) or one --input-rate could be: at least io::kMinInputRate.
+void check_input_rate(const PlatformSpec& spec, const io::Block& b) {
+  const double v = spec.imagenet1k_samples_per_s;
+  if (v > 0 && v < io::kMinInputRate)
+    throw InputError(fmt::format("{} = {:g}: 0 (not simulated) or {}",
+                                 b.where("imagenet1k_samples_per_s"), v, io::input_rate_rule()));
+}
+
 void set_choices(PlatformSpec& spec, const io::Block& b) {
   // Absent keys keep the current value, so an override of one leaves the other alone.
   for (const auto& c : choices()) c.put(spec, b.get_choice(c.key, c.values, c.get(spec)));
@@ -284,6 +293,7 @@ PlatformSpec read_platform_unchecked(const YAML::Node& root_node, const std::str
   b.require_known_keys(keys_of("input_workers"));
   for (const auto& p : params())
     if (std::string(p.section) == "input_workers") set(spec, p, b);
+  check_input_rate(spec, b);
   return spec;
 }
 
@@ -304,7 +314,11 @@ void override_parameter(PlatformSpec& spec, const std::string& key, const std::s
   n[key.substr(dot + 1)] = value;
   const io::Block b(flag, key.substr(0, dot), n);
   for (const auto& p : params())
-    if (std::string(p.section) + "." + p.key == key) return set(spec, p, b);
+    if (std::string(p.section) + "." + p.key == key) {
+      set(spec, p, b);
+      if (key == "input_workers.imagenet1k_samples_per_s") check_input_rate(spec, b);
+      return;
+    }
   set_choices(spec, b);
 }
 

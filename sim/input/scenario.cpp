@@ -4,6 +4,7 @@
 
 #include <fmt/format.h>
 #include <algorithm>
+#include <cctype>
 #include <filesystem>
 
 #include "common/did_you_mean.hpp"
@@ -85,7 +86,25 @@ void read_dataloader_processes(const Block& loader, std::int64_t& processes, std
   if (const auto n = input_count(loader, "num_workers", 0, s))
     processes = std::max<std::int64_t>(1, *n);
   const auto name = loader.node()["data_processor"];
-  if (name && name.IsScalar()) processor = name.Scalar();
+  if (!name || name.IsNull()) return;
+  if (!name.IsScalar()) {
+    s.warnings.push_back(
+        fmt::format("{}: not a data processor's name; its input is simulated only "
+                    "at a given --input-rate",
+                    loader.where("data_processor")));
+    return;
+  }
+  processor = name.Scalar();
+  // One csxsim has a rate for, misspelled: its input would go unsimulated without a word.
+  std::string lower(processor), known(kImageNetProcessor);
+  for (auto* t : {&lower, &known})
+    std::transform(t->begin(), t->end(), t->begin(),
+                   [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+  if (processor != kImageNetProcessor && edit_distance(lower, known) <= 2)
+    s.warnings.push_back(fmt::format(
+        "{} = '{}': not a data processor csxsim has an input rate for (did you mean '{}'?); its "
+        "input is simulated only at a given --input-rate",
+        loader.where("data_processor"), processor, kImageNetProcessor));
 }
 
 // The TensorFlow tree of the Model Zoo's R_1.7.0 layout: a `tf` folder above the file's
@@ -249,8 +268,10 @@ void read_simulation(const Block& root, Scenario& s) {
   if (const auto v = sim->get_number_opt("input_samples_per_s", -1e300, 1e300)) {
     s.input_samples_per_s_where = sim->where("input_samples_per_s");
     if (!(*v >= kMinInputRate && *v <= kMaxInputRate))
-      throw InputError(fmt::format("{} = {:g}: {} (leave the key out for no input simulation)",
-                                   s.input_samples_per_s_where, *v, input_rate_rule()));
+      throw InputError(
+          fmt::format("{} = {:g}: {} (leave the key out: the platform's rate for an "
+                      "ImageNet1KProcessor dataloader, else no input simulation)",
+                      s.input_samples_per_s_where, *v, input_rate_rule()));
     s.input_samples_per_s = *v;
   }
   // A relative speedup (0.03: 3 % faster). 1 already asks for twice as fast, so a value of 1 or

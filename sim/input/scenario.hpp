@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include <yaml-cpp/yaml.h>
@@ -40,6 +41,12 @@ struct MbsSources {
 // than 10^12 is taken for a typo.
 inline constexpr double kMinInputRate = 1e-3;
 inline constexpr double kMaxInputRate = 1e12;
+// The Model Zoo data processor whose per-process rate a platform file may give
+// (input_workers.imagenet1k_samples_per_s; docs/model.md#input-pipeline): JPEG decode and the
+// training augmentation of ImageNet-1K. With no rate given, app::make_job simulates a pass whose
+// dataloader names it at that rate.
+inline constexpr std::string_view kImageNetProcessor = "ImageNet1KProcessor";
+
 // What a rate must be, for the messages of --input-rate and simulation.input_samples_per_s.
 [[nodiscard]] std::string input_rate_rule();
 

@@ -168,4 +168,25 @@ with tempfile.TemporaryDirectory() as d:
         with open(path, "w") as fh:
             fh.write(text.replace("max_steps: 24334", loop))
         expect(["run", path, "--micro-batch-size", "12"], 0, out_has=[f"time to train: {steps} steps x"])
+
+# The ViT-B/16 preset's input (docs/model.md#input-pipeline): 178 samples/s a process x 2 x 2 =
+# 712/s; its compute step, 0.3473 s, needs 2850 / 0.3473 = 8206/s, 8206 / (178 x 2) = 23.05, so
+# num_workers 24. Off (0), the run says the input is not simulated and why; a processor csxsim
+# has no rate for says so too; one misspelled gets a did-you-mean.
+expect(["run", "vit_base_patch16"], 0,
+       out_has=["= 712 samples/s (input_workers.imagenet1k_samples_per_s", "bound: input",
+                "needs 8206 samples/s per CS-X: num_workers 24 at this rate (now 2)"])
+expect(["run", "vit_base_patch16", "--platform-override", "input_workers.imagenet1k_samples_per_s=0"],
+       0, out_has=["input: not simulated (the platform file gives no "
+                   "input_workers.imagenet1k_samples_per_s for ImageNet1KProcessor; give --input-rate)"])
+expect(["run", "dit_2b"], 0,
+       out_has=["input: not simulated (no measured rate for data_processor "
+                "DiffusionLatentImageNet1KProcessor; give --input-rate)"])
+with tempfile.TemporaryDirectory() as d:
+    path = os.path.join(d, "vit.yaml")
+    with open(path, "w") as fh:
+        fh.write(open("models/vit_base_patch16.yaml").read().replace("ImageNet1KProcessor", "ImageNet1kProcessor"))
+    expect(["run", path], 0, err_has=["did you mean 'ImageNet1KProcessor'"])
+    expect(["run", "vit_base_patch16", "--platform-override",
+            "input_workers.imagenet1k_samples_per_s=1e-9"], 2, err_has=["0 (not simulated) or"])
 finish()

@@ -274,6 +274,16 @@ TEST(ModelzooLayout, ImageNetDataloaderTakesThePlatformsRate) {
                            kSmallBert;
   const auto s = csx::io::load_scenario(t.write("vit.yaml", body), ".");
   EXPECT_EQ(s.train_data_processor, "ImageNet1KProcessor");
+  // Misspelled (one edit, 'k' for 'K'), it would go unsimulated without a word: warned.
+  const auto hints = [](const csx::io::Scenario& x) {
+    return std::count_if(x.warnings.begin(), x.warnings.end(), [](const std::string& w) {
+      return w.find("did you mean 'ImageNet1KProcessor'") != std::string::npos;
+    });
+  };
+  EXPECT_EQ(hints(s), 0);
+  const auto typo = csx::io::load_scenario(
+      t.write("typo.yaml", std::regex_replace(body, std::regex("1KP"), "1kP")), ".");
+  EXPECT_EQ(hints(typo), 1);
   const auto job = csx::app::make_job(s, {}, CSXSIM_SOURCE_DIR);
   const auto& train = job.passes.front();
   EXPECT_DOUBLE_EQ(train.input_samples_per_s, 178);

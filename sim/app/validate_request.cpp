@@ -51,6 +51,10 @@ MeasurementGroup check_group(const std::vector<Entry>& entries, std::string titl
         .error_pct = check.error_pct,
         .bound = c.sim.bound,
         .release = e.release,
+        .input_fed_samples_per_s =
+            check.fed ? std::optional<double>(check.fed->samples_per_s) : std::nullopt,
+        .input_fed_error_pct =
+            check.fed ? std::optional<double>(check.fed_error_pct) : std::nullopt,
     }));
     g.checks.emplace_back(e, std::move(check));
   }

@@ -21,6 +21,12 @@ const Schema<ValidationRow>& validation_schema() {
       {{"error_pct", "%", kReal}, [](const R& r) { return Value(r.error_pct); }},
       {{"bound", "", kText}, [](const R& r) { return Value(r.bound); }},
       {{"release", "", kText}, [](const R& r) { return Value(r.release); }},
+      {{"input_fed_samples_per_s", "samples/s", kReal},
+       [](const R& r) {
+         return r.input_fed_samples_per_s ? Value(*r.input_fed_samples_per_s) : Value();
+       }},
+      {{"input_fed_error_pct", "%", kReal},
+       [](const R& r) { return r.input_fed_error_pct ? Value(*r.input_fed_error_pct) : Value(); }},
   });
   return schema;
 }

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 
 #include "report/results_schema.hpp"
@@ -24,6 +25,10 @@ struct ValidationRow {
   double error_pct = 0;  // simulated over measured, minus 1, in percent
   std::string bound;     // the simulated step's bound
   std::string release;   // the software release of the measurement
+  // An input-bound run simulated with its input workers at the platform's rate for its data
+  // processor (docs/model.md#input-pipeline): that rate (samples/s) and its error (percent);
+  // empty when not simulated so.
+  std::optional<double> input_fed_samples_per_s, input_fed_error_pct;
 };
 
 [[nodiscard]] const Schema<ValidationRow>& validation_schema();

@@ -27,6 +27,11 @@ with tempfile.TemporaryDirectory() as d:
               for x in inputs), "input-bound runs: the simulated compute rate is at least theirs")
     # ViT-B/16 with its input workers at the platform's ImageNet1KProcessor rate: 178 samples/s x
     # 2 processes x 2 workers = 712/s, against 655.2 (CS-2) and 770.7 (CS-3) measured.
+    fed = {x["name"]: x for x in inputs if x["input_fed_samples_per_s"]}
+    check(sorted(fed) == ["vit-b-cs2", "vit-b-cs3"]
+          and all(abs(float(x["input_fed_samples_per_s"]) - 712) < 1e-6 for x in fed.values())
+          and abs(float(fed["vit-b-cs2"]["input_fed_error_pct"]) - 100 * (712 / 655.2 - 1)) < 1e-4,
+          f"the CSV's input-fed columns: {fed}")
     for name, error in (("vit-b-cs2", "+8.7%"), ("vit-b-cs3", "-7.6%")):
         at = r.stdout.find("\n" + name + " ")
         check(at >= 0 and f"178 samples/s per process: 712.00/s, {error}, bound input"

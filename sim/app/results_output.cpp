@@ -122,10 +122,18 @@ nlohmann::ordered_json run_inputs(const std::string& scenario_file, const Job& j
                               {"family_runs", job.interval.n_family},
                               {"platform_runs", job.interval.n_platform}};
   auto& passes = j["passes"] = nlohmann::ordered_json::array();
-  for (const auto& p : job.passes)
+  // Each pass's input rate as simulated (null: not simulated), where it comes from and its SD in
+  // ln (docs/model.md#input-pipeline: the one given, or the platform's for the dataloader).
+  for (const auto& p : job.passes) {
+    const bool fed = p.input_samples_per_s > 0;
     passes.push_back({{"mode", model::to_string(p.pass)},
                       {"batch_size", p.batch_size},
-                      {"micro_batch_size", batching::to_string(p.setting)}});
+                      {"micro_batch_size", batching::to_string(p.setting)},
+                      {"input_samples_per_s_per_process",
+                       fed ? nlohmann::ordered_json(p.input_samples_per_s) : nullptr},
+                      {"input_rate_from", fed ? nlohmann::ordered_json(p.input_where) : nullptr},
+                      {"input_log_sd", p.input_log_sd}});
+  }
   return j;
 }
 

@@ -6,6 +6,7 @@
 
 #include "common/did_you_mean.hpp"
 #include "common/errors.hpp"
+#include "common/named_path.hpp"
 
 namespace csx {
 
@@ -17,13 +18,9 @@ void check_input_file(const std::string& path, const std::string& kind, std::uin
     if (ec == std::errc::too_many_symbolic_link_levels)
       throw InputError(fmt::format("{}: a loop of symbolic links", path));
     std::error_code e2;
-    if (fs::is_symlink(path, e2)) {
-      // A relative target is relative to the link's folder: show it from here.
-      fs::path target = fs::read_symlink(path, e2);
-      if (target.is_relative()) target = fs::path(path).parent_path() / target;
+    if (fs::is_symlink(path, e2))  // the chain's end, from here (link_target)
       throw InputError(
-          fmt::format("{}: a symbolic link to {}, which does not exist", path, target.string()));
-    }
+          fmt::format("{}: a symbolic link to {}, which does not exist", path, link_target(path)));
     const fs::path folder = fs::path(path).parent_path();
     if (!folder.empty() && fs::exists(folder, e2) && !fs::is_directory(folder, e2))
       throw InputError(

@@ -416,6 +416,10 @@ with tempfile.TemporaryDirectory() as d:
     rel = os.path.join(d, "sub", "rel.yaml")
     os.symlink("gone.yaml", rel)  # relative: to the link's folder
     expect(["run", rel], 2, err_has=[f"{rel}: a symbolic link to {d}/sub/gone.yaml, which does not exist"])
+    # A chain of links is named by its end: chain -> rel -> gone.yaml.
+    chain = os.path.join(d, "chain.yaml")
+    os.symlink(rel, chain)
+    expect(["run", chain], 2, err_has=[f"{chain}: a symbolic link to {d}/sub/gone.yaml, which does not exist"])
     # A scenario linked from elsewhere names its model from where it lives (../models/).
     linked = os.path.join(d, "linked.yaml")
     os.symlink(os.path.join(ROOT, "scenarios", "gpt3_xl_1x_cs2.yaml"), linked)

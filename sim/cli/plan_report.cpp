@@ -67,11 +67,14 @@ void print_table(std::FILE* out, const std::map<app::PointKey, Evaluation>& eval
 std::string summary(const Evaluation& e) {
   return fmt::format(
       "{} x {} (batch_size {}, micro_batch_size {}) trains in {} (80 % interval {}; {} steps x "
-      "{:.4f} s, bound: {})",
+      "{:.4f} s, bound: {}{})",
       e.key.num_csx, e.key.platform, e.key.batch_size, e.chosen->micro_batch_size,
       human_duration(e.time.seconds),
       human_duration_range(e.time.low_s, e.time.high_s, e.time.seconds), e.steps,
-      e.chosen->sim.step_time_s, e.chosen->sim.bound);
+      e.chosen->sim.step_time_s, e.chosen->sim.bound,
+      e.chosen->sim.bound == "input"
+          ? ": more dataloader processes would shorten the step; `csxsim run` says how many"
+          : "");
 }
 
 // The answer lines of one platform and batch (with a deadline) or one cluster (without).

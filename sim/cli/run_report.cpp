@@ -46,6 +46,11 @@ std::string interval_basis(const app::Job& job) {
       job.platform.name);
 }
 
+// A rate: two decimals, or three significant digits under 0.005/s (0.00 says nothing).
+std::string rate_text(double v) {
+  return v > 0 && v < 0.005 ? fmt::format("{:.3g}", v) : fmt::format("{:.2f}", v);
+}
+
 // The job's line: model, family, parameters, sequence length, cluster and overrides.
 void print_job_header(std::FILE* out, const app::Job& job) {
   const auto& m = job.scenario.model;
@@ -80,11 +85,11 @@ void print_pass(std::FILE* out, const app::Job& job, const app::PassResult& r) {
       continue;
     }
     fmt::print(
-        out,
-        "{:>8} {:>6} {:>5} {:>12.4f} {:>11.2f} {:>12.0f} {:>6.1f}% {:>10} {:>7.2f}  {:<60} {}\n",
-        row.micro_batch_size, row.num_microbatches, "yes", row.sim.step_time_s, row.samples_per_s,
-        row.tokens_per_s, 100 * row.mfu, gb(row.memory.total_bytes), row.memory.recompute_passes,
-        row.chosen ? "<- chosen" : versus(row, o.rows[*o.chosen], job), row.sim.bound);
+        out, "{:>8} {:>6} {:>5} {:>12.4f} {:>11} {:>12.0f} {:>6.1f}% {:>10} {:>7.2f}  {:<60} {}\n",
+        row.micro_batch_size, row.num_microbatches, "yes", row.sim.step_time_s,
+        rate_text(row.samples_per_s), row.tokens_per_s, 100 * row.mfu, gb(row.memory.total_bytes),
+        row.memory.recompute_passes, row.chosen ? "<- chosen" : versus(row, o.rows[*o.chosen], job),
+        row.sim.bound);
   }
   if (!o.chosen) {
     fmt::print(out, "nothing fits: {}\n", o.rows.empty() ? "" : o.rows.back().reason);
@@ -97,10 +102,7 @@ void print_pass(std::FILE* out, const app::Job& job, const app::PassResult& r) {
   const auto& best = o.rows[*o.chosen];
   fmt::print(out, "{}\n", o.decision);
   const auto& iv = best.interval;
-  // Two decimals, or three significant digits for a rate under 0.005/s (0.00 says nothing).
-  const auto rate = [](double v) {
-    return v > 0 && v < 0.005 ? fmt::format("{:.3g}", v) : fmt::format("{:.2f}", v);
-  };
+  const auto rate = rate_text;
   fmt::print(out,
              "chosen: micro_batch_size {} ({} microbatch{}): step {:.4f} s, {} samples/s "
              "(80 % interval {}-{}), {:.0f} tokens/s, MFU {:.1f}%, bound: {}\n",

@@ -226,4 +226,8 @@ with tempfile.TemporaryDirectory() as d:
             check(pos < len(got), f"{page}: `{lines[0]}` prints {want!r}")
             pos += 1
 
+# An input-bound answer says what would shorten it: ViT-B/16 at the platform's 712 samples/s.
+expect(["plan", "vit_base_patch16", "--tokens", "1e9", "--num-csx", "1", "-q"], 0,
+       out_has=["bound: input: more dataloader processes would shorten the step"])
+
 finish()

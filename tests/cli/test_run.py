@@ -189,4 +189,8 @@ with tempfile.TemporaryDirectory() as d:
     expect(["run", path], 0, err_has=["did you mean 'ImageNet1KProcessor'"])
     expect(["run", "vit_base_patch16", "--platform-override",
             "input_workers.imagenet1k_samples_per_s=1e-9"], 2, err_has=["0 (not simulated) or"])
+# A rate under 0.005 samples/s keeps three significant digits in the table too (2850 samples at
+# 0.001 x 2 x 2 = 0.004/s), not 0.00.
+r = expect(["run", "vit_base_patch16", "--input-rate", "0.001"], 0)
+check(re.search(r" 0\.004 .*<- chosen", r.stdout) is not None, "the table shows 0.004 samples/s")
 finish()

@@ -49,8 +49,7 @@ void set_input_rate(Job& job, Job::Pass& p) {
     p.input_where = s.input_samples_per_s_where;
     return;
   }
-  const auto& processor =
-      p.pass == model::Pass::kTrain ? s.train_data_processor : s.eval_data_processor;
+  const auto& processor = data_processor(s, p.pass);
   const double rate = job.platform.imagenet1k_samples_per_s;
   if (processor != io::kImageNetProcessor || rate <= 0) return;
   // A count that could not be read takes its default, 1, as the file's warning says.
@@ -192,6 +191,10 @@ Job make_job(const io::Scenario& s, const Overrides& o, const std::string& data_
     }
   }
   return job;
+}
+
+const std::string& data_processor(const io::Scenario& s, model::Pass pass) {
+  return pass == model::Pass::kTrain ? s.train_data_processor : s.eval_data_processor;
 }
 
 std::int64_t input_processes_per_worker(const io::Scenario& s, model::Pass pass) {

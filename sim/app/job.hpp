@@ -90,6 +90,9 @@ struct PassResult {
 [[nodiscard]] Job make_job(const io::Scenario& scenario, const Overrides& o,
                            const std::string& data_dir);
 
+// The data processor of a pass's dataloader (the train or the val one's; "" when not named).
+[[nodiscard]] const std::string& data_processor(const io::Scenario& s, model::Pass pass);
+
 // The dataloader processes each input worker runs in a pass (the train or the val dataloader's).
 [[nodiscard]] std::int64_t input_processes_per_worker(const io::Scenario& s, model::Pass pass);
 // Samples per second the input workers of one CS-X deliver in a pass: the pass's rate of one

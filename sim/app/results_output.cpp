@@ -132,7 +132,7 @@ nlohmann::ordered_json run_inputs(const std::string& scenario_file, const Job& j
                       {"input_samples_per_s_per_process",
                        fed ? nlohmann::ordered_json(p.input_samples_per_s) : nullptr},
                       {"input_rate_from", fed ? nlohmann::ordered_json(p.input_where) : nullptr},
-                      {"input_log_sd", p.input_log_sd}});
+                      {"input_rate_log_sd", p.input_log_sd}});
   }
   return j;
 }

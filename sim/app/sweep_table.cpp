@@ -248,13 +248,15 @@ void check_identity(const SweepTable& t, SweepIdentity& id, const std::string& p
           "{}: point {} has platform overrides '{}' where this sweep (or the other rows of {}) "
           "has '{}': results of different platform settings under one name",
           path, describe(key), f(kOverrides), key.platform, it->second));
-    // A simulated row's input rate per CS-X (empty: not simulated) is the sweep's, per pass.
+    // A simulated row's input rate per CS-X (empty: not simulated) is the sweep's, per platform
+    // label and pass.
     if (!f(kStepTime).empty()) {
       const double rate = f(kInputRate).empty() ? 0.0 : std::stod(f(kInputRate));
       const auto [known, first] = id.input.emplace(input_key(key.platform, f(kMode)), rate);
-      if (std::abs(known->second - rate) > 1e-9 * std::max(known->second, rate)) {
+      // The CSV keeps 9 significant digits: a rate that rounds alike is the same.
+      if (std::abs(known->second - rate) > 1e-8 * std::max(known->second, rate)) {
         const auto shown = [](double v) {
-          return v > 0 ? fmt::format("{:g} samples/s per CS-X", v) : std::string("none");
+          return v > 0 ? fmt::format("{:.9g} samples/s per CS-X", v) : std::string("none");
         };
         throw InputError(fmt::format(
             "{}: point {} was simulated with input {} where this sweep (or the file's other "

@@ -62,7 +62,7 @@ struct SweepIdentity {
 
 // Throws InputError naming `path` when a row of `t` belongs to another sweep (another model,
 // seq_len, MBS setting or mode, other overrides under one platform label, or another input rate
-// of a pass). Labels and passes not yet in `id` are added to it.
+// of a platform label's pass). Labels and passes not yet in `id` are added to it.
 void check_identity(const SweepTable& t, SweepIdentity& id, const std::string& path);
 // The identity of `t`'s first point, with every platform label's overrides (for merge: every
 // input must share it).

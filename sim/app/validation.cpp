@@ -111,7 +111,7 @@ model::ModelSpec entry_model(const Entry& e, const ValidationSetup& setup) {
 // preferences).
 // `loaders`: the model file's dataloaders (data processors, input counts), for a run whose input
 // workers are simulated; null leaves the input out. `fed_rate`, when given, gets the input rate
-// the run was simulated at and where it comes from (unset when its input was not simulated).
+// the run was simulated at (0 when its input was not simulated).
 PassResult simulate_entry(const Entry& e, const model::ModelSpec& spec,
                           const ValidationSetup& setup, const batching::MbsSetting& setting,
                           bool compile_only = false, const io::Scenario* loaders = nullptr,
@@ -123,7 +123,6 @@ PassResult simulate_entry(const Entry& e, const model::ModelSpec& spec,
     s.input_workers_per_csx = loaders->input_workers_per_csx;
     s.input_processes_per_worker = loaders->input_processes_per_worker;
     s.input_eval_processes_per_worker = loaders->input_eval_processes_per_worker;
-    s.input_count_problem = loaders->input_count_problem;
   }
   s.file = setup.reference;
   s.model = spec;
@@ -149,10 +148,7 @@ PassResult simulate_entry(const Entry& e, const model::ModelSpec& spec,
   } catch (const InputError& err) {
     throw InputError(named(err));
   }
-  if (fed_rate && job->passes.front().input_samples_per_s > 0) {
-    fed_rate->fed_rate_where = job->passes.front().input_where;
-    fed_rate->fed_rate_per_process = job->passes.front().input_samples_per_s;
-  }
+  if (fed_rate) fed_rate->fed_rate_per_process = job->passes.front().input_samples_per_s;
   auto results = run_job(*job);
   if (!results.front().outcome.chosen)
     throw InfeasibleError(
@@ -256,9 +252,8 @@ MeasurementCheck check_measurement(const Entry& e, const ValidationSetup& setup,
   check.at_least_measured = check.chosen.samples_per_s >= e.samples_per_s;
   if (input_fed) {
     const auto loaders = io::load_scenario(model_path(e, setup), setup.data_dir, e.seq_len);
-    const bool known = loaders.train_data_processor == io::kImageNetProcessor;
-    const auto fed = known ? simulate_entry(e, spec, setup, e.setting, false, &loaders, &check) : r;
-    if (!check.fed_rate_where.empty()) {
+    const auto fed = simulate_entry(e, spec, setup, e.setting, false, &loaders, &check);
+    if (check.fed_rate_per_process > 0) {
       check.fed = fed.outcome.rows[*fed.outcome.chosen];
       check.fed_error_pct = 100 * (check.fed->samples_per_s / e.samples_per_s - 1);
     }

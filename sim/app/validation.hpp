@@ -69,12 +69,11 @@ struct MeasurementCheck {
   bool at_least_measured = false;  // simulated >= measured (input-bound runs must be)
   std::int64_t seq_len = 0;        // tokens per sample simulated (the entry's, else the model's)
   // With `input_fed`, when the model file's train dataloader names a data processor whose rate
-  // the platform gives (app::kImageNetProcessor): the run simulated with its input workers at
+  // the platform gives (io::kImageNetProcessor): the run simulated with its input workers at
   // that rate, and its error against the measured rate.
   std::optional<search::CandidateResult> fed;
   double fed_error_pct = 0;         // percent: 100 x (fed rate / measured - 1)
-  std::string fed_rate_where;       // where the rate comes from
-  double fed_rate_per_process = 0;  // that rate, samples/s of one dataloader process
+  double fed_rate_per_process = 0;  // that rate, samples/s of one dataloader process (0: none)
 };
 // The run simulated as its compute allows (no input workers, as the fit wants), and with
 // `input_fed` also as above. Throws InfeasibleError when no micro_batch_size fits, InputError /

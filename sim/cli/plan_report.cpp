@@ -72,9 +72,9 @@ std::string summary(const Evaluation& e) {
       human_duration(e.time.seconds),
       human_duration_range(e.time.low_s, e.time.high_s, e.time.seconds), e.steps,
       e.chosen->sim.step_time_s, e.chosen->sim.bound,
-      e.chosen->sim.bound == "input"
-          ? ": more dataloader processes would shorten the step; `csxsim run` says how many"
-          : "");
+      e.chosen->sim.bound == "input" ? ": more dataloader processes (num_workers) would shorten "
+                                       "the step; `csxsim run` says how many"
+                                     : "");
 }
 
 // The answer lines of one platform and batch (with a deadline) or one cluster (without).

@@ -102,22 +102,20 @@ void print_pass(std::FILE* out, const app::Job& job, const app::PassResult& r) {
   const auto& best = o.rows[*o.chosen];
   fmt::print(out, "{}\n", o.decision);
   const auto& iv = best.interval;
-  const auto rate = rate_text;
   fmt::print(out,
              "chosen: micro_batch_size {} ({} microbatch{}): step {:.4f} s, {} samples/s "
              "(80 % interval {}-{}), {:.0f} tokens/s, MFU {:.1f}%, bound: {}\n",
              best.micro_batch_size, best.num_microbatches, best.num_microbatches == 1 ? "" : "es",
-             best.sim.step_time_s, rate(best.samples_per_s), rate(iv.samples_per_s_low),
-             rate(iv.samples_per_s_high), best.tokens_per_s, 100 * best.mfu, best.sim.bound);
+             best.sim.step_time_s, rate_text(best.samples_per_s), rate_text(iv.samples_per_s_low),
+             rate_text(iv.samples_per_s_high), best.tokens_per_s, 100 * best.mfu, best.sim.bound);
   const auto& pass = *std::find_if(job.passes.begin(), job.passes.end(),
                                    [&](const auto& p) { return p.pass == c.pass; });
-  const double g = std::exp(model::kZ80 * pass.input_log_sd);
+  const double g = model::input_rate_factor(pass.input_log_sd);
   fmt::print(out, "  80 % interval: {}{}\n", interval_basis(job),
              pass.input_samples_per_s <= 0 ? ""
              : pass.input_log_sd > 0
-                 ? fmt::format("; the input rate (the platform's) / {:.3f} to x {:.3f} "
-                               "(input_workers.input_rate_log_sd {:g})",
-                               g, g, pass.input_log_sd)
+                 ? fmt::format("; the input rate / {:.3f} to x {:.3f} ({})", g, g,
+                               job.platform.origin("input_workers.input_rate_log_sd"))
                  : "; the input rate is taken as exact: only the compute step varies");
   fmt::print(out, "  busy share of the step: {}\n", app::busy_shares(best.sim));
   fmt::print(out,
@@ -144,20 +142,17 @@ void print_pass(std::FILE* out, const app::Job& job, const app::PassResult& r) {
           pass.input_samples_per_s * static_cast<double>(sc.input_workers_per_csx);
       fmt::print(out,
                  "  to keep up with the compute step ({:.4f} s) the input needs {:.0f} samples/s "
-                 "per CS-X: num_workers {:.0f} at this rate (now {}), more num_workers_per_csx, "
-                 "or a faster data processor\n",
+                 "per CS-X: {:.0f} dataloader processes a worker (num_workers) at this rate "
+                 "(now {}), more num_workers_per_csx, or a faster data processor\n",
                  compute_s, needed, std::ceil(needed / per_worker), processes);
     }
   } else {
-    const auto& sc = job.scenario;
-    const auto& processor =
-        c.pass == model::Pass::kTrain ? sc.train_data_processor : sc.eval_data_processor;
+    const auto& processor = app::data_processor(job.scenario, c.pass);
     if (!processor.empty())
       fmt::print(out, "  input: not simulated ({}; give --input-rate)\n",
                  processor == io::kImageNetProcessor
-                     ? fmt::format("the platform file gives no "
-                                   "input_workers.imagenet1k_samples_per_s for {}",
-                                   processor)
+                     ? fmt::format("no rate for {}: {} is 0", processor,
+                                   job.platform.origin("input_workers.imagenet1k_samples_per_s"))
                      : fmt::format("no measured rate for data_processor {}", processor));
   }
   fmt::print(out, "  activations: {} ({:.2f} forward passes recomputed per block)\n",

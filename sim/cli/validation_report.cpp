@@ -33,7 +33,7 @@ void print_group(std::FILE* out, const app::MeasurementGroup& g) {
     if (check.fed)
       fmt::print(out,
                  "  with its input workers at the platform's {:g} samples/s per process: {:.2f}/s, "
-                 "{:+.1f}%, bound {}\n",
+                 "{:+.1f}%, bound: {}\n",
                  check.fed_rate_per_process, check.fed->samples_per_s, check.fed_error_pct,
                  check.fed->sim.bound);
   }

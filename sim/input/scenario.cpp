@@ -86,7 +86,9 @@ void read_dataloader_processes(const Block& loader, std::int64_t& processes, std
   if (const auto n = input_count(loader, "num_workers", 0, s))
     processes = std::max<std::int64_t>(1, *n);
   const auto name = loader.node()["data_processor"];
-  if (!name || name.IsNull()) return;
+  if (!name) return;  // absent: the val dataloader keeps the train one's
+  processor.clear();
+  if (name.IsNull()) return;
   if (!name.IsScalar()) {
     s.warnings.push_back(
         fmt::format("{}: not a data processor's name; its input is simulated only "
@@ -95,12 +97,13 @@ void read_dataloader_processes(const Block& loader, std::int64_t& processes, std
     return;
   }
   processor = name.Scalar();
-  // One csxsim has a rate for, misspelled: its input would go unsimulated without a word.
+  // The one csxsim has a rate for, in another case: its input would go unsimulated without a
+  // word. (Names a few letters away are other processors: ImageNet21KProcessor.)
   std::string lower(processor), known(kImageNetProcessor);
   for (auto* t : {&lower, &known})
     std::transform(t->begin(), t->end(), t->begin(),
                    [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
-  if (processor != kImageNetProcessor && edit_distance(lower, known) <= 2)
+  if (processor != kImageNetProcessor && lower == known)
     s.warnings.push_back(fmt::format(
         "{} = '{}': not a data processor csxsim has an input rate for (did you mean '{}'?); its "
         "input is simulated only at a given --input-rate",

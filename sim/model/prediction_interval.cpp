@@ -33,6 +33,13 @@ PredictionInterval prediction_interval(double step_time_s, double samples_per_s,
   return {samples_per_s / f, samples_per_s * f, step_time_s / f, step_time_s * f};
 }
 
+double input_rate_factor(double input_log_sd) {
+  if (!std::isfinite(input_log_sd) || input_log_sd < 0)
+    throw std::invalid_argument(
+        fmt::format("input_log_sd {}: must be finite and >= 0", input_log_sd));
+  return std::exp(kZ80 * input_log_sd);
+}
+
 PredictionInterval input_fed_interval(double step_time_s, double samples_per_s, double input_s,
                                       double wait_s, const IntervalBasis& b) {
   const PredictionInterval plain = prediction_interval(step_time_s, samples_per_s, b);
@@ -41,11 +48,8 @@ PredictionInterval input_fed_interval(double step_time_s, double samples_per_s, 
     throw std::invalid_argument(fmt::format(
         "input time {} s and wait {} s of a step of {} s: need input >= 0 and 0 <= wait <= step",
         input_s, wait_s, step_time_s));
-  if (!std::isfinite(b.input_log_sd) || b.input_log_sd < 0)
-    throw std::invalid_argument(
-        fmt::format("input_log_sd {}: must be finite and >= 0", b.input_log_sd));
   const double f = plain.step_time_s_high / step_time_s;
-  const double g = std::exp(kZ80 * b.input_log_sd);
+  const double g = input_rate_factor(b.input_log_sd);
   const double compute_s = step_time_s - wait_s;
   const double low = std::min(step_time_s, std::max(input_s / g, compute_s / f));
   const double high = std::max(step_time_s, std::max(input_s * g, compute_s * f));

@@ -53,6 +53,10 @@ struct PredictionInterval {
 [[nodiscard]] PredictionInterval prediction_interval(double step_time_s, double samples_per_s,
                                                      const IntervalBasis& basis);
 
+// exp(z x input_log_sd): the factor an input rate's interval spans each way (1 for a rate given).
+// Throws std::invalid_argument for a negative or non-finite input_log_sd.
+[[nodiscard]] double input_rate_factor(double input_log_sd);
+
 // The interval of a step whose input workers were simulated (docs/model.md#input-pipeline). The
 // step is taken as max(input time, compute step), the compute step being step_time_s - wait_s
 // scaled by the interval's factor: an input-bound step cannot get faster than its input. A rate

@@ -228,6 +228,6 @@ with tempfile.TemporaryDirectory() as d:
 
 # An input-bound answer says what would shorten it: ViT-B/16 at the platform's 712 samples/s.
 expect(["plan", "vit_base_patch16", "--tokens", "1e9", "--num-csx", "1", "-q"], 0,
-       out_has=["bound: input: more dataloader processes would shorten the step"])
+       out_has=["bound: input: more dataloader processes (num_workers) would shorten the step"])
 
 finish()

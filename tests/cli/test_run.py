@@ -175,10 +175,22 @@ with tempfile.TemporaryDirectory() as d:
 # has no rate for says so too; one misspelled gets a did-you-mean.
 expect(["run", "vit_base_patch16"], 0,
        out_has=["= 712 samples/s (input_workers.imagenet1k_samples_per_s", "bound: input",
-                "needs 8206 samples/s per CS-X: num_workers 24 at this rate (now 2)"])
+                "needs 8206 samples/s per CS-X: 24 dataloader processes a worker (num_workers) at this "
+                "rate (now 2)"])
+# The JSON names each pass's rate as simulated and where it comes from.
+r = expect(["run", "vit_base_patch16", "--json", "-", "-q"], 0)
+passes = json.loads(r.stdout)["inputs"]["passes"]
+check(passes[0]["input_samples_per_s_per_process"] == 178 and passes[0]["input_rate_log_sd"] == 0.14
+      and "input_workers.imagenet1k_samples_per_s" in passes[0]["input_rate_from"],
+      f"inputs.passes: {passes}")
+r = expect(["run", "vit_base_patch16", "--input-rate", "50", "--json", "-", "-q"], 0)
+passes = json.loads(r.stdout)["inputs"]["passes"]
+check(passes[0]["input_samples_per_s_per_process"] == 50 and passes[0]["input_rate_log_sd"] == 0
+      and passes[0]["input_rate_from"] == "--input-rate", f"inputs.passes, a rate given: {passes}")
 expect(["run", "vit_base_patch16", "--platform-override", "input_workers.imagenet1k_samples_per_s=0"],
-       0, out_has=["input: not simulated (the platform file gives no "
-                   "input_workers.imagenet1k_samples_per_s for ImageNet1KProcessor; give --input-rate)"])
+       0, out_has=["input: not simulated (no rate for ImageNet1KProcessor: "
+                   "input_workers.imagenet1k_samples_per_s, set by --platform-override is 0; "
+                   "give --input-rate)"])
 expect(["run", "dit_2b"], 0,
        out_has=["input: not simulated (no measured rate for data_processor "
                 "DiffusionLatentImageNet1KProcessor; give --input-rate)"])

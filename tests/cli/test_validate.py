@@ -34,7 +34,7 @@ with tempfile.TemporaryDirectory() as d:
           f"the CSV's input-fed columns: {fed}")
     for name, error in (("vit-b-cs2", "+8.7%"), ("vit-b-cs3", "-7.6%")):
         at = r.stdout.find("\n" + name + " ")
-        check(at >= 0 and f"178 samples/s per process: 712.00/s, {error}, bound input"
+        check(at >= 0 and f"178 samples/s per process: 712.00/s, {error}, bound: input"
               in r.stdout[at:at + 900], f"{name}: simulated with its input workers")
     check({x["family"] for x in current} >= {"bert", "gpt2", "gpt3", "gptj", "llama"},
           "each run names its family")

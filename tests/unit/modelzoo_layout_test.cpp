@@ -314,6 +314,21 @@ TEST(ModelzooLayout, ImageNetDataloaderTakesThePlatformsRate) {
   EXPECT_DOUBLE_EQ(two.passes[0].input_samples_per_s, 178);
   EXPECT_EQ(two.passes[1].input_samples_per_s, 0);
 
+  // Read from a file: a val dataloader without data_processor keeps the train one's; one that is
+  // not a name (a list) leaves its pass unsimulated.
+  const auto inherit = csx::io::load_scenario(
+      t.write("inherit.yaml", body + "eval_input:\n  batch_size: 64\n"), ".");
+  EXPECT_EQ(inherit.eval_data_processor, "ImageNet1KProcessor");
+  const auto listed = csx::io::load_scenario(
+      t.write("listed.yaml", body + "eval_input:\n  batch_size: 64\n  data_processor: [a, b]\n"),
+      ".");
+  EXPECT_EQ(listed.eval_data_processor, "");
+  EXPECT_EQ(csx::app::make_job(listed, both, CSXSIM_SOURCE_DIR).passes[1].input_samples_per_s, 0);
+  // Another real processor a few letters away is no typo: no hint.
+  const auto other21k = csx::io::load_scenario(
+      t.write("21k.yaml", std::regex_replace(body, std::regex("ImageNet1K"), "ImageNet21K")), ".");
+  EXPECT_EQ(hints(other21k), 0);
+
   // 0 turns it off; a rate below 1e-3 samples/s is refused, as --input-rate's would be.
   csx::app::Overrides off;
   off.platform_overrides = {{"input_workers.imagenet1k_samples_per_s", "0"}};

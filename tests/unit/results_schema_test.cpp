@@ -38,7 +38,13 @@ TEST(ResultsSchema, UnitsOfTheColumns) {
   EXPECT_EQ(candidate_columns().size(), 51u);
   EXPECT_EQ(candidate("input_samples_per_s_per_csx").unit, "samples/s");
   EXPECT_EQ(candidate("input_wait_s").unit, "s");
-  EXPECT_EQ(validation_schema().columns().size(), 13u);
+  // validate's 13, then the input-fed rate and its error of the input-bound runs.
+  const auto& v = validation_schema().columns();
+  ASSERT_EQ(v.size(), 15u);
+  EXPECT_EQ(v[13].name, "input_fed_samples_per_s");
+  EXPECT_EQ(v[13].unit, "samples/s");
+  EXPECT_EQ(v[14].name, "input_fed_error_pct");
+  EXPECT_EQ(v[14].unit, "%");
 }
 
 TEST(ResultsSchema, TypesOfTheColumns) {

@@ -204,6 +204,9 @@ std::vector<std::string> keys_of(const std::string& section) {
 }
 
 void set(PlatformSpec& spec, const Param& p, const io::Block& b) {
+  // Our own files are strict: a key written with no value is not read as left out.
+  if (b.has(p.key) && !b.has_value(p.key))
+    throw InputError(fmt::format("{}: no value; give one or leave the key out", b.where(p.key)));
   if (p.fallback)
     spec.*std::get<double PlatformSpec::*>(p.field) =
         b.get_number_opt(p.key, p.min, p.max).value_or(*p.fallback);

@@ -1,5 +1,6 @@
 // Platform files, the compute model's physical bounds, and the memory model.
 #include <gtest/gtest.h>
+#include <yaml-cpp/yaml.h>
 
 #include "common/errors.hpp"
 #include "input/platform_loader.hpp"
@@ -45,6 +46,20 @@ TEST(Platform, UnknownNameAndOverrides) {
   EXPECT_FALSE(p.update_after_all_gradients);
   EXPECT_THROW(platform::override_parameter(p, "calibration.weight_update", "per_layr"),
                InputError);
+}
+
+// Our own files are strict: an optional key written with no value is refused, not read as left
+// out; the input_workers section may be left out (its rate is then 0, not simulated), and a rate
+// between 0 and 1e-3 samples/s is refused.
+TEST(Platform, InputWorkersSection) {
+  YAML::Node file = YAML::LoadFile(std::string(CSXSIM_SOURCE_DIR) + "/platforms/cs2.yaml");
+  EXPECT_DOUBLE_EQ(platform::read_platform(file, "cs2.yaml").imagenet1k_samples_per_s, 178);
+  file["input_workers"]["imagenet1k_samples_per_s"] = YAML::Node(YAML::NodeType::Null);
+  EXPECT_THROW((void)platform::read_platform(file, "null.yaml"), InputError);
+  file["input_workers"]["imagenet1k_samples_per_s"] = "1e-4";
+  EXPECT_THROW((void)platform::read_platform(file, "tiny.yaml"), InputError);
+  file.remove("input_workers");
+  EXPECT_EQ(platform::read_platform(file, "older.yaml").imagenet1k_samples_per_s, 0);
 }
 
 // Physical bounds: SIMD fill in [0, 1), compute efficiency at most 1, published bandwidths.

@@ -95,13 +95,13 @@ Job make_job(const io::Scenario& s, const Overrides& o, const std::string& data_
     job.scenario.input_samples_per_s = o.input_samples_per_s;
     job.scenario.input_samples_per_s_where = "--input-rate";
   }
-  const io::Mode mode = o.mode.value_or(s.mode);
   if (job.scenario.input_samples_per_s && !s.input_count_problem.empty())
     throw InputError(fmt::format(
         "{}: with an input rate ({}) the input workers' count decides the step; fix it or give "
         "no rate",
         s.input_count_problem, job.scenario.input_samples_per_s_where));
   job.training_steps = o.training_steps ? o.training_steps : s.max_steps;
+  const io::Mode mode = o.mode.value_or(s.mode);
   // A pass's global batch from the file (an R_1.7.0 TensorFlow file's is per system: the global
   // one is batch_size x num_csx) and where it is set ("" for a per-system batch, whose
   // messages name the product).

@@ -8,6 +8,12 @@
 
 namespace csx {
 
+std::string lowercase(std::string_view s) {
+  std::string out(s);
+  for (auto& ch : out) ch = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
+  return out;
+}
+
 std::size_t edit_distance(std::string_view a, std::string_view b) {
   std::vector<std::size_t> row(b.size() + 1);
   for (std::size_t j = 0; j <= b.size(); ++j) row[j] = j;
@@ -131,13 +137,10 @@ std::string did_you_mean_file(const std::string& written, const std::filesystem:
   if (!dir.empty() && !fs::is_directory(dir, ec)) {
     const std::string lost = dir.filename().string();
     const auto folders = folders_in(dir.parent_path());
-    const auto lower = [](std::string t) {
-      for (auto& ch : t) ch = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
-      return t;
-    };
     // The same name in another case (SCENARIOS/ for scenarios/) first, then one close to it.
-    const auto same = std::find_if(folders.begin(), folders.end(),
-                                   [&](const std::string& f) { return lower(f) == lower(lost); });
+    const auto same = std::find_if(folders.begin(), folders.end(), [&](const std::string& f) {
+      return lowercase(f) == lowercase(lost);
+    });
     const std::string* near = lost.empty() || lost == "." || lost == ".." ? nullptr
                               : same != folders.end()                     ? &*same
                                                       : closest(lost, folders, name_limit(lost));

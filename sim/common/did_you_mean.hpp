@@ -8,6 +8,9 @@
 
 namespace csx {
 
+// `s` with its ASCII letters in lower case (names compared case aside).
+[[nodiscard]] std::string lowercase(std::string_view s);
+
 // Levenshtein edit distance between a and b (case-sensitive).
 [[nodiscard]] std::size_t edit_distance(std::string_view a, std::string_view b);
 

@@ -153,10 +153,7 @@ std::optional<std::string> batch_norm_of(const io::Block& m) {
     if (!kv.first.IsScalar() || !kv.second.IsScalar()) continue;
     std::string key = kv.first.Scalar(), value = kv.second.Scalar();
     if (key.find("norm") == std::string::npos) continue;
-    std::string lower;
-    for (const char c : value)
-      lower += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-    if (lower.find("batch") != std::string::npos)
+    if (lowercase(value).find("batch") != std::string::npos)
       return fmt::format("{}.{} = {}", m.key_path(), key, value);
   }
   return std::nullopt;

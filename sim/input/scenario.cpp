@@ -4,7 +4,6 @@
 
 #include <fmt/format.h>
 #include <algorithm>
-#include <cctype>
 #include <filesystem>
 
 #include "common/did_you_mean.hpp"
@@ -99,11 +98,7 @@ void read_dataloader_processes(const Block& loader, std::int64_t& processes, std
   processor = name.Scalar();
   // The one csxsim has a rate for, in another case: its input would go unsimulated without a
   // word. (Names a few letters away are other processors: ImageNet21KProcessor.)
-  std::string lower(processor), known(kImageNetProcessor);
-  for (auto* t : {&lower, &known})
-    std::transform(t->begin(), t->end(), t->begin(),
-                   [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
-  if (processor != kImageNetProcessor && lower == known)
+  if (processor != kImageNetProcessor && lowercase(processor) == lowercase(kImageNetProcessor))
     s.warnings.push_back(fmt::format(
         "{} = '{}': not a data processor csxsim has an input rate for (did you mean '{}'?); its "
         "input is simulated only at a given --input-rate",
@@ -294,6 +289,29 @@ void read_simulation(const Block& root, Scenario& s) {
   }
 }
 
+// The train dataloader (trainer.fit.train_dataloader or the legacy train_input): its batch (or
+// the key that may be its typo), MBS, input processes and data processor; the val pass starts
+// from its processes and processor.
+void read_train_dataloader(const Block& train, Scenario& s) {
+  train.warn_unknown_keys(dataloader_keys(), false, s.warnings);
+  s.batch_size = train.get_int_opt("batch_size");
+  if (s.batch_size) s.batch_size_where = train.where("batch_size");
+  if (!s.batch_size) s.batch_size_hint = train.near_miss("batch_size");
+  s.train_mbs.dataloader = setting_in(train, "micro_batch_size");
+  read_dataloader_processes(train, s.input_processes_per_worker, s.train_data_processor, s);
+  s.input_eval_processes_per_worker = s.input_processes_per_worker;
+  s.eval_data_processor = s.train_data_processor;
+}
+
+// The val dataloader (trainer.fit.val_dataloader or the legacy eval_input), as the train one.
+void read_val_dataloader(const Block& val, Scenario& s) {
+  val.warn_unknown_keys(dataloader_keys(), false, s.warnings);
+  s.eval_batch_size = val.get_int_opt("batch_size");
+  if (s.eval_batch_size) s.eval_batch_size_where = val.where("batch_size");
+  s.eval_mbs.dataloader = setting_in(val, "micro_batch_size");
+  read_dataloader_processes(val, s.input_eval_processes_per_worker, s.eval_data_processor, s);
+}
+
 }  // namespace
 
 Scenario read_scenario_unchecked(const YAML::Node& root_node, const std::string& file,
@@ -439,21 +457,10 @@ Scenario read_scenario_unchecked(const YAML::Node& root_node, const std::string&
     }
     const Flags flags = read_callbacks(init, s.warnings);
     if (train) {
-      train->warn_unknown_keys(dataloader_keys(), false, s.warnings);
-      s.batch_size = train->get_int_opt("batch_size");
-      if (s.batch_size) s.batch_size_where = train->where("batch_size");
-      if (!s.batch_size) s.batch_size_hint = train->near_miss("batch_size");
-      s.train_mbs.dataloader = setting_in(*train, "micro_batch_size");
-      read_dataloader_processes(*train, s.input_processes_per_worker, s.train_data_processor, s);
-      s.input_eval_processes_per_worker = s.input_processes_per_worker;
-      s.eval_data_processor = s.train_data_processor;
+      read_train_dataloader(*train, s);
     }
     if (val) {
-      val->warn_unknown_keys(dataloader_keys(), false, s.warnings);
-      s.eval_batch_size = val->get_int_opt("batch_size");
-      if (s.eval_batch_size) s.eval_batch_size_where = val->where("batch_size");
-      read_dataloader_processes(*val, s.input_eval_processes_per_worker, s.eval_data_processor, s);
-      s.eval_mbs.dataloader = setting_in(*val, "micro_batch_size");
+      read_val_dataloader(*val, s);
     }
     s.train_mbs.scoped = flags.train;
     s.train_mbs.global = flags.global;
@@ -468,14 +475,7 @@ Scenario read_scenario_unchecked(const YAML::Node& root_node, const std::string&
     const auto train = root.optional_child("train_input");
     s.model = read_model_ref(root_node, root, file, data_dir, seq_len, train);
     if (train) {
-      train->warn_unknown_keys(dataloader_keys(), false, s.warnings);
-      s.batch_size = train->get_int_opt("batch_size");
-      if (s.batch_size) s.batch_size_where = train->where("batch_size");
-      if (!s.batch_size) s.batch_size_hint = train->near_miss("batch_size");
-      s.train_mbs.dataloader = setting_in(*train, "micro_batch_size");
-      read_dataloader_processes(*train, s.input_processes_per_worker, s.train_data_processor, s);
-      s.input_eval_processes_per_worker = s.input_processes_per_worker;
-      s.eval_data_processor = s.train_data_processor;
+      read_train_dataloader(*train, s);
       if (s.batch_size && tensorflow_layout(file))
         s.warnings.push_back(fmt::format(
             "{} = {}: a TensorFlow file of the Model Zoo's R_1.7.0 layout sets the batch of each "
@@ -484,11 +484,7 @@ Scenario read_scenario_unchecked(const YAML::Node& root_node, const std::string&
             train->where("batch_size"), *s.batch_size, *s.batch_size));
     }
     if (auto eval = root.optional_child("eval_input")) {
-      eval->warn_unknown_keys(dataloader_keys(), false, s.warnings);
-      s.eval_batch_size = eval->get_int_opt("batch_size");
-      if (s.eval_batch_size) s.eval_batch_size_where = eval->where("batch_size");
-      s.eval_mbs.dataloader = setting_in(*eval, "micro_batch_size");
-      read_dataloader_processes(*eval, s.input_eval_processes_per_worker, s.eval_data_processor, s);
+      read_val_dataloader(*eval, s);
     }
     s.batch_size_per_system = tensorflow_layout(file);
     if (auto run = root.optional_child("runconfig")) {

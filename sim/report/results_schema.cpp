@@ -83,7 +83,10 @@ std::string csv_field(const std::string& s) {
 
 std::string csv_header(const std::vector<ColumnInfo>& columns) {
   std::string line;
-  for (const auto& c : columns) line += (line.empty() ? "" : ",") + csv_field(c.name);
+  for (const auto& c : columns) {
+    if (!line.empty()) line += ',';
+    line += csv_field(c.name);
+  }
   return line + "\n";
 }
 

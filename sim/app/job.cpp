@@ -68,9 +68,12 @@ Job make_job(const io::Scenario& s, const Overrides& o, const std::string& data_
                      ? load_platform_given(*o.platform, "--platform", *o.platform, data_dir)
                      : load_platform_given(s.platform, s.platform_where, s.platform, data_dir);
   platform::apply_overrides(job.platform, o.platform_overrides, o.refuse_other_platform_overrides);
+  platform::apply_overrides(job.platform, o.variant_overrides, false, "--variant " + o.variant);
   job.platform_label = platform_label(job.platform.name, o.variant);
-  for (const auto& [key, value] : platform::overrides_for(job.platform.name, o.platform_overrides))
-    job.overrides_text += fmt::format("{}{}={}", job.overrides_text.empty() ? "" : ";", key, value);
+  for (const auto* list : {&o.platform_overrides, &o.variant_overrides})
+    for (const auto& [key, value] : platform::overrides_for(job.platform.name, *list))
+      job.overrides_text +=
+          fmt::format("{}{}={}", job.overrides_text.empty() ? "" : ";", key, value);
   const auto& counts = io::calibration_counts(data_dir);
   job.interval = {job.platform.prediction_log_sd,
                   counts.runs_of_family(model::interval_family(s.model.name)),

@@ -37,6 +37,8 @@ struct Overrides {
   // when false, skipped (validate's entries each have their own).
   bool refuse_other_platform_overrides = true;
   std::string variant;  // name of the override set (sweep/plan --variant), shown in `platform`
+  // The variant's own KEY=VALUE, applied after platform_overrides; messages name "--variant NAME".
+  std::vector<std::pair<std::string, std::string>> variant_overrides;
 };
 
 // A fully resolved job (before any simulation): make_job's result.

@@ -16,6 +16,12 @@
 namespace csx::app {
 namespace {
 
+// Whether two paths name one file (platforms/cs2.yaml and the data folder's cs2.yaml).
+bool same_file(const std::string& a, const std::string& b) {
+  std::error_code ec;
+  return a == b || std::filesystem::equivalent(a, b, ec);
+}
+
 struct Variant {
   std::string name;
   std::vector<std::pair<std::string, std::string>> overrides;
@@ -112,9 +118,19 @@ std::vector<PlatformSetup> platform_setups(const Overrides& base,
   for (const auto& p : platforms) {
     specs.push_back(base.platform ? load_platform_given(p, "--platform", *base.platform, data_dir)
                                   : load_platform_given(p, scenario_platform_where, p, data_dir));
-    if (std::find(names.begin(), names.end(), specs.back().name) != names.end())
-      throw InputError(fmt::format("--platform {}: the platform {} is listed twice",
-                                   base.platform.value_or(p), specs.back().name));
+    const auto same = std::find(names.begin(), names.end(), specs.back().name);
+    if (same != names.end()) {
+      const auto& first = specs[static_cast<std::size_t>(same - names.begin())];
+      const auto& again = specs.back();
+      throw InputError(
+          same_file(first.source, again.source)
+              ? fmt::format("--platform {}: the platform {} is listed twice",
+                            base.platform.value_or(p), again.name)
+              : fmt::format("--platform {}: {} and {} are both named {} (platform.name), and "
+                            "the rows' platform column would not tell them apart; rename one, "
+                            "or give the changed keys as a --variant",
+                            base.platform.value_or(p), first.source, again.source, again.name));
+    }
     names.push_back(specs.back().name);
   }
   std::vector<Variant> variants{{"", {}}};
@@ -161,8 +177,7 @@ std::vector<PlatformSetup> platform_setups(const Overrides& base,
       setup.overrides.refuse_other_platform_overrides = false;
       platform::apply_overrides(setup.spec, base.platform_overrides, false);
       platform::apply_overrides(setup.spec, v.overrides, false, "--variant " + v.name);
-      setup.overrides.platform_overrides.insert(setup.overrides.platform_overrides.end(),
-                                                v.overrides.begin(), v.overrides.end());
+      setup.overrides.variant_overrides = v.overrides;
       out.push_back(std::move(setup));
     }
   return out;

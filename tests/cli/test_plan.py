@@ -73,6 +73,11 @@ with tempfile.TemporaryDirectory() as d:
     check([x["platform"] for x in rows] == ["cs2", "cs3", "cs3+io2x"],
           f"one platform value per platform and variant (the cs3-only variant skips cs2): {[x['platform'] for x in rows]}")
     check([x["overrides"] for x in rows] == ["", "", "system.io_scale=2"], "the overrides column")
+    # A variant's key is named as the variant's in messages, not as a --platform-override.
+    r = expect(["sweep", "models/gpt2_small.yaml", "--num-csx", "4", "--batch-size", "112",
+                "--variant", "small:system.max_cluster_size=2", "--csv", os.path.join(d, "v.csv")], 0)
+    check("(system.max_cluster_size, set by --variant small)" in r.stderr,
+          f"the skipped variant point names the variant: {r.stderr!r}")
     base, io2x = rows[1], rows[2]
     # Twice the I/O: the same bytes over links twice as fast, so each link is busy half as long.
     for col in ("csx_io_share", "swarmx_share", "memoryx_link_share"):

@@ -78,6 +78,14 @@ std::string human_duration(double s) {
   return fmt::format("{} {}", in_unit(s, u), u.name);
 }
 
+std::pair<std::string, std::string> human_durations_apart(double a_s, double b_s) {
+  auto u = duration_unit(a_s);
+  const auto text = [&](double s) { return fmt::format("{} {}", in_unit(s, u), u.name); };
+  for (int extra = 0; extra < 4 && a_s != b_s && in_unit(a_s, u) == in_unit(b_s, u); ++extra)
+    ++u.decimals;
+  return {text(a_s), text(b_s)};
+}
+
 std::string human_duration_range(double low_s, double high_s, double like_s) {
   const auto u = duration_unit(like_s);
   return fmt::format("{}-{} {}", in_unit(low_s, u), in_unit(high_s, u), u.name);

@@ -13,6 +13,7 @@ namespace {
 using app::Evaluation;
 using app::human_duration;
 using app::human_duration_range;
+using app::human_durations_apart;
 
 // The note of a search that saw more systems take longer, naming which sizes it evaluated.
 std::string monotony_note(const app::NonMonotony& m) {
@@ -98,12 +99,16 @@ void add_answer(std::vector<std::string>& lines, const app::PlanAnswer& a,
   }
   const auto& e = *a.evaluation;
   std::string why = "one system suffices";
-  if (a.other)
-    why = a.other->chosen ? fmt::format("{} would take {}", a.other->key.num_csx,
-                                        human_duration(a.other->time.seconds))
-                          : fmt::format("{}: {}", a.other->key.num_csx, a.other->why_not);
+  auto deadline = human_duration(*deadline_s);
+  if (a.other && a.other->chosen) {
+    auto [text, other] = human_durations_apart(*deadline_s, a.other->time.seconds);
+    deadline = std::move(text);
+    why = fmt::format("{} would take {}", a.other->key.num_csx, other);
+  } else if (a.other) {
+    why = fmt::format("{}: {}", a.other->key.num_csx, a.other->why_not);
+  }
   lines.push_back(fmt::format("{}, batch_size {}: {}, within {}; {}", a.label, a.batch_size,
-                              summary(e), human_duration(*deadline_s), why));
+                              summary(e), deadline, why));
 }
 
 }  // namespace

@@ -216,7 +216,9 @@ shutil.rmtree(tmp)
 # Wrong Python types are InputErrors with the option named, never a raw TypeError.
 for kwargs, needle in ((dict(platform_override=5), "platform_override = 5"),
                        (dict(num_csx=True), "num_csx = True"),
-                       (dict(compile_only="no"), "compile_only = 'no': expected True or False")):
+                       (dict(compile_only="no"), "compile_only = 'no': expected True or False"),
+                       # A file name whose bytes are not UTF-8, as os.fsdecode gives it.
+                       (dict(platform=os.fsdecode(b"/tmp/\xff.yaml")), "not valid UTF-8")):
     try:
         csxsim.run("scenarios/gpt3_xl_4x_cs2.yaml", **kwargs)
         check(False, f"{kwargs}: no error")

@@ -68,6 +68,11 @@ def _text(value, what):
     text = str(value)
     if "\0" in text:
         raise InputError(f"{what} = {text!r}: contains a NUL character")
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:  # a file name's bytes that are not UTF-8 (os.fsdecode's escapes)
+        raise InputError(f"{what} = {text!r}: not valid UTF-8; the module takes UTF-8 text "
+                         "(rename the file, or run the csxsim command)") from None
     return text
 
 

@@ -6,7 +6,9 @@
 #include <sys/file.h>
 #include <sys/stat.h>
 #include <unistd.h>
+#include <array>
 #include <cerrno>
+#include <csignal>
 #include <cstring>
 #include <string_view>
 
@@ -23,6 +25,45 @@ std::string head(int fd) {
   char buf[64];
   const ssize_t n = ::pread(fd, buf, sizeof buf, 0);
   return n > 0 ? std::string(buf, static_cast<std::size_t>(n)) : std::string();
+}
+
+// The lock files this process holds, for a signal that ends it (SIGINT, SIGTERM, SIGHUP) to
+// remove them, as a normal exit does. Fixed buffers: the handler may only call
+// async-signal-safe functions (unlink, getpid, sigaction, raise).
+constexpr std::size_t kMaxHeld = 16, kMaxPath = 4096;
+std::array<std::array<char, kMaxPath>, kMaxHeld> g_held{};
+volatile std::sig_atomic_t g_owner = 0;  // the pid that holds them (not a forked child)
+
+extern "C" void remove_held_and_reraise(int sig) {
+  if (g_owner == ::getpid())
+    for (auto& path : g_held)
+      if (path[0] != '\0') ::unlink(path.data());
+  struct sigaction dfl {};
+  dfl.sa_handler = SIG_DFL;
+  sigemptyset(&dfl.sa_mask);
+  ::sigaction(sig, &dfl, nullptr);
+  ::raise(sig);
+}
+
+// Registers `path`; installs the handler where a signal still has its default action (a
+// sweep's own SIGINT and SIGTERM handling, or Python's, stays). Returns the slot, or -1.
+int hold(const std::string& path) {
+  if (path.size() >= kMaxPath) return -1;
+  for (std::size_t i = 0; i < kMaxHeld; ++i) {
+    if (g_held[i][0] != '\0') continue;
+    g_owner = ::getpid();
+    std::memcpy(g_held[i].data(), path.c_str(), path.size() + 1);
+    for (const int sig : {SIGINT, SIGTERM, SIGHUP}) {
+      struct sigaction now {};
+      if (::sigaction(sig, nullptr, &now) != 0 || now.sa_handler != SIG_DFL) continue;
+      struct sigaction sa {};
+      sa.sa_handler = remove_held_and_reraise;
+      sigemptyset(&sa.sa_mask);
+      ::sigaction(sig, &sa, nullptr);
+    }
+    return static_cast<int>(i);
+  }
+  return -1;
 }
 
 }  // namespace
@@ -77,6 +118,7 @@ OutputLock::OutputLock(const std::string& path, const std::string& flag)
         // The lock holds without the text; the text only names the holder.
       }
       fd_ = fd;
+      slot_ = hold(lock_path_);
       return;
     }
     ::close(fd);
@@ -87,6 +129,7 @@ OutputLock::OutputLock(const std::string& path, const std::string& flag)
 
 OutputLock::~OutputLock() {
   if (fd_ < 0) return;
+  if (slot_ >= 0) g_held[static_cast<std::size_t>(slot_)][0] = '\0';
   ::unlink(lock_path_.c_str());  // before unlocking: see the constructor
   ::close(fd_);
 }

@@ -11,6 +11,8 @@ namespace csx {
 // process holds no lock and is taken over). `flag` names the option that gave PATH ("--csv").
 // Throws InputError naming PATH when another process holds the lock (with its pid), when
 // PATH.lock is a file of other text (the user's: never overwritten) or cannot be created.
+// A SIGINT, SIGTERM or SIGHUP that ends the process removes the lock files it holds (where the
+// signal had its default action when the lock was taken; a sweep handles its own).
 // Where the file system has no locks (flock fails with ENOLCK or EOPNOTSUPP), warns on stderr
 // and holds nothing.
 class OutputLock {
@@ -23,6 +25,7 @@ class OutputLock {
  private:
   std::string lock_path_;
   int fd_ = -1;
+  int slot_ = -1;  // its entry in the list a terminating signal removes
 };
 
 }  // namespace csx

@@ -1,5 +1,6 @@
 """A sweep stopped by SIGTERM or SIGINT keeps its finished rows and exits 143 or 130; --resume
-finishes it without recomputing them, byte-identical to an uninterrupted sweep. Output is the
+finishes it without recomputing them, byte-identical to an uninterrupted sweep. A run stopped
+by SIGTERM or SIGHUP leaves no output and no lock file. Output is the
 same run after run and for --jobs 1 and 2."""
 import csv
 import os
@@ -53,6 +54,21 @@ with tempfile.TemporaryDirectory() as d:
         r = expect(["sweep", SCEN, *GRID, "--csv", part, "--resume", "--jobs", "2"], 0,
                    err_has=[f"resume: {len(kept)} finished points kept"])
         check(open(part).read() == reference, f"signal {sig}: resumed CSV equals the uninterrupted one")
+
+    # A run stopped by a signal leaves nothing: no output, and no OUT.lock of its outputs.
+    for sig in (signal.SIGTERM, signal.SIGHUP):
+        outs = [os.path.join(d, f"stopped-{sig}.{ext}") for ext in ("csv", "json", "trace.json")]
+        proc = subprocess.Popen([CSXSIM, "run", "scenarios/gpt3_175b_16x_cs2_explore.yaml", "--csv", outs[0],
+                                 "--json", outs[1], "--trace", outs[2], "-q"],
+                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        deadline = time.time() + 60
+        while time.time() < deadline and not os.path.exists(outs[2] + ".lock"):
+            time.sleep(0.01)
+        proc.send_signal(sig)
+        proc.communicate(timeout=60)
+        check(proc.returncode == -sig, f"run stopped by signal {sig}: exit {proc.returncode}")
+        left = [p for o in outs for p in (o, o + ".lock") if os.path.exists(p)]
+        check(not left, f"run stopped by signal {sig} left {left}")
 
     # Determinism: stdout and CSV are the same bytes run after run and for any --jobs.
     a = expect(["run", SCEN, "--micro-batch-size", "explore", "--compile-only", "--csv", os.path.join(d, "a.csv")], 0)

@@ -171,6 +171,22 @@ with tempfile.TemporaryDirectory() as d:
     r = subprocess.run(["tools/plot", mixed, "-o", os.path.join(d, "m.png")], capture_output=True, text=True)
     check(r.returncode == 2 and "record 3: column num_csx: 'x'" in r.stderr,
           f"bad field named by its record in the file: {r.returncode} {r.stderr!r}")
+    # A record cut short or run on, a real that is not finite and a count below 1 are refused
+    # by record and column, never a traceback (merge refuses the first two too).
+    header_fields = HEADER.count(",") + 1
+    for name, text, says in (
+            ("short", good.rsplit(",", 3)[0], f"record 2: {header_fields - 3} fields, expected {header_fields}"),
+            ("long", good + ",x", f"record 2: {header_fields + 1} fields, expected {header_fields}"),
+            ("nan", good.replace(",10.0,", ",nan,", 1), "record 2: column samples_per_s: nan is not a finite number"),
+            ("zero", good.replace("m,cs2,train,1,", "m,cs2,train,0,", 1), "record 2: column num_csx: 0 is not a positive count")):
+        bad = os.path.join(d, f"{name}.csv")
+        with open(bad, "w") as fh:
+            fh.write(HEADER + "\n" + text + "\n")
+        for kind in ("throughput", "memory", "scaling"):
+            r = subprocess.run(["tools/plot", bad, "--kind", kind, "-o", os.path.join(d, f"{name}.png")],
+                               capture_output=True, text=True)
+            check(r.returncode == 2 and says in r.stderr and "Traceback" not in r.stderr,
+                  f"{name} ({kind}): {r.returncode} {r.stderr!r}")
     # A --csxsim that does not print the columns' JSON: exit 2 and one clear line.
     fake = os.path.join(d, "fake-csxsim")
     with open(fake, "w") as fh:

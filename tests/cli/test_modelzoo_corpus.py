@@ -181,7 +181,7 @@ for rel, d, r in results:
     stderr = d.stderr + r.stderr
     release = release_of(rel)
     c = counts.setdefault(release, {"run": 0, "nothing fits": 0, "refused": {}})
-    check("did you mean" not in stderr and "not defined by the Model Zoo" not in stderr,
+    check("did you mean" not in stderr and "by the Model Zoo releases csxsim knows" not in stderr,
           f"{rel}: a key warning or typo message: {stderr}")
     check("required key is missing" not in stderr and "cannot be told" not in stderr,
           f"{rel}: refused for a missing key or an untold family: {stderr}")

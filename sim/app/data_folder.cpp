@@ -48,6 +48,7 @@ std::string resolve_model_path(const std::string& arg) {
   // A file of that name wins; a folder of that name does not hide a models/ name.
   if (fs::is_regular_file(arg, ec) || arg.find('/') != std::string::npos || arg.ends_with(".yaml"))
     return arg;
+  check_data_dir();
   const fs::path models = fs::path(data_dir()) / "models";
   const fs::path shipped = models / (arg + ".yaml");
   if (fs::exists(shipped, ec)) return shipped.string();
@@ -56,8 +57,10 @@ std::string resolve_model_path(const std::string& arg) {
   // A file beside it named like it (its .yaml left out), else a models/ name.
   std::string hint = did_you_mean_file(arg, {});
   if (hint.empty()) hint = did_you_mean_model(arg, {}, models);
-  throw InputError(
-      fmt::format("{}: no such file, and no model of that name in models/{}", arg, hint));
+  const char* env = std::getenv("CSXSIM_DATA_DIR");
+  throw InputError(fmt::format("{}: no such file, and no model of that name in {}{}", arg,
+                               env && *env ? models.string() + "/ (CSXSIM_DATA_DIR)" : "models/",
+                               hint));
 }
 
 void print_warnings(const io::Scenario& scenario) {

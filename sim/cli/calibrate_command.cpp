@@ -7,6 +7,7 @@
 #include <cmath>
 #include <filesystem>
 
+#include "app/data_folder.hpp"
 #include "app/calibrate_request.hpp"
 #include "cli/calibration_report.hpp"
 #include "cli/commands.hpp"
@@ -119,6 +120,7 @@ app::CalibrationOutcome calibrate_with_status(app::CalibrateRequest request) {
 int calibrate_command(const Args& args) {
   const auto vm = parse_command(args, "calibrate");
   if (!vm) return 0;
+  app::check_data_dir();
   const auto q = app::read_calibrate_request(given_options(*vm, "calibrate"));
   return print_calibration(stdout, q, calibrate_with_status(q));
 }

@@ -17,6 +17,7 @@ int platform_command(const Args& args) {
   if (names.empty()) names = {"cs2", "cs3"};
   std::vector<platform::PlatformSpec> specs;
   for (const auto& n : names) {
+    if (!platform::is_platform_path(n)) app::check_data_dir();
     specs.push_back(platform::load_platform(n, app::data_dir()));
     // Columns are headed by the platform's name: two of one name could not be told apart.
     for (std::size_t i = 0; i + 1 < specs.size(); ++i)

@@ -18,6 +18,7 @@ namespace csx::cli {
 int validate_command(const Args& args) {
   const auto vm = parse_command(args, "validate");
   if (!vm) return 0;
+  app::check_data_dir();  // a CSXSIM_DATA_DIR without platforms/ is named, not its missing files
   const auto given = given_options(*vm, "validate");
   if (vm->count("group") && !vm->count("cross-validate"))
     throw InputError("--group is an option of --cross-validate");

@@ -401,6 +401,16 @@ except KeyboardInterrupt as e:
 expect(["run", "scenarios/gpt3_xl_1x_cs2.yaml"], 2,
        err_has=["CSXSIM_DATA_DIR=/nonexistent: no platforms/ folder there"],
        env={**os.environ, "CSXSIM_DATA_DIR": "/nonexistent"})
+# So it is where a models/ name is looked up, and for validate, describe and platform.
+for args in (["run", "gpt3_xl", "--batch-size", "8"], ["describe", "gpt3_xl"], ["validate"], ["platform"]):
+    expect(args, 2, err_has=["CSXSIM_DATA_DIR=/nonexistent: no platforms/ folder there"],
+           env={**os.environ, "CSXSIM_DATA_DIR": "/nonexistent"})
+# A data folder without that model names the folder it looked in.
+with tempfile.TemporaryDirectory() as d:
+    os.mkdir(os.path.join(d, "platforms"))
+    expect(["run", "gpt3_xl", "--batch-size", "8"], 2,
+           err_has=[f"gpt3_xl: no such file, and no model of that name in {d}/models/ (CSXSIM_DATA_DIR)"],
+           env={**os.environ, "CSXSIM_DATA_DIR": d})
 # merge reads no data folder: a bad CSXSIM_DATA_DIR does not stop it.
 with tempfile.TemporaryDirectory() as d:
     one, out = os.path.join(d, "one.csv"), os.path.join(d, "out.csv")

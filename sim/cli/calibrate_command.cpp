@@ -7,8 +7,8 @@
 #include <cmath>
 #include <filesystem>
 
-#include "app/data_folder.hpp"
 #include "app/calibrate_request.hpp"
+#include "app/data_folder.hpp"
 #include "cli/calibration_report.hpp"
 #include "cli/commands.hpp"
 #include "cli/option_descriptions.hpp"

@@ -332,10 +332,10 @@ void Block::warn_unknown_keys(const std::vector<std::string>& known, bool only_n
     if (std::find(known.begin(), known.end(), key) != known.end()) continue;
     const std::string hint = did_you_mean(key, known);
     if (only_near && hint.empty()) continue;
-    warnings.push_back(fmt::format(
-        "{}: key not defined{} by the Model Zoo releases csxsim knows (R_1.7.0, 2.3.0, "
-        "2.10.0){}; ignored",
-        where(key), for_family, hint));
+    warnings.push_back(
+        fmt::format("{}: key not defined{} by the Model Zoo releases csxsim knows (R_1.7.0, 2.3.0, "
+                    "2.10.0){}; ignored",
+                    where(key), for_family, hint));
   }
 }
 

@@ -97,7 +97,7 @@ PlanOutcome execute_plan(const PlanRequest& q) {
   inputs["batch_size"] = batches;
   inputs["deadline_s"] =
       q.deadline_s ? nlohmann::ordered_json(*q.deadline_s) : nlohmann::ordered_json(nullptr);
-  if (q.num_csx_text) inputs["num_csx"] = *q.num_csx_text;
+  if (q.num_csx_text) inputs["num_csx"] = q.clusters;  // a list, as sweep's
   if (!q.variants.empty()) inputs["variants"] = q.variants;
   return plan;
 }

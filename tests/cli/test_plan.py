@@ -5,6 +5,7 @@ busy time, every platform key listed, rows that reproduce themselves, merge of r
 shards (one missing refused), and the sweep's closing summary."""
 import csv
 import io
+import json
 import math
 import os
 import tempfile
@@ -172,6 +173,13 @@ with tempfile.TemporaryDirectory() as d:
     with open(cut, "w", newline="") as f:
         csv.writer(f, lineterminator="\n").writerows([head, *keep])
     expect(["merge", cut, "-o", merged], 2, err_has=["no chosen row"])
+
+# plan --json names its clusters as a list, as sweep's grid (ascending, each once).
+r = expect(["plan", "gpt3_xl", "--tokens", "300B", "--num-csx", "16,4,4", "--batch-size", "264,528",
+            "--json", "-", "-q"], 0)
+inputs = json.loads(r.stdout)["inputs"]
+check(inputs["num_csx"] == [4, 16] and inputs["batch_size"] == [264, 528],
+      f"plan --json inputs: num_csx {inputs['num_csx']!r}, batch_size {inputs['batch_size']!r}")
 
 # An R_1.7.0 TensorFlow file sets the batch of each system; plan holds the global batch of the
 # file's cluster (batch_size x num_csx, here unset: 1) fixed while it varies num_csx, and says so.

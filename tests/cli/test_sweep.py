@@ -1,13 +1,27 @@
 """`csxsim sweep` and `merge`: deterministic rows for any --jobs, shards through GNU parallel
-merged byte-identically, time_to_train_s; the trace of `run --trace`."""
+merged byte-identically, time_to_train_s; the trace of `run --trace`; docs/sweeps.md's excerpt of
+its example sweep's CSV."""
 import csv
 import json
 import os
+import re
 import shutil
 import subprocess
 import tempfile
 
 from clitest import CSXSIM, check, expect, finish
+
+# docs/sweeps.md's example sweep: each line of its CSV excerpt is the start of that CSV line.
+with tempfile.TemporaryDirectory() as d:
+    doc = open("docs/sweeps.md").read()
+    excerpt = re.search(r"fields of the first lines of `sweep.csv` \(\d+ columns in all\):\n\n```\n(.*?)```",
+                        doc, re.S).group(1).splitlines()
+    out = os.path.join(d, "sweep.csv")
+    expect(["sweep", "scenarios/gpt3_xl_1x_cs2.yaml", "--num-csx", "1:16:x2", "--batch-size", "264,528,1056",
+            "--micro-batch-size", "explore", "--compile-only", "--csv", out, "--jobs", 2, "-q"], 0)
+    lines = open(out).read().splitlines()
+    check(len(excerpt) == 3 and all(lines[i].startswith(e + ",") for i, e in enumerate(excerpt)),
+          f"docs/sweeps.md's CSV excerpt is the start of the sweep's CSV: {lines[:3]}")
 
 SCEN = "scenarios/gpt3_xl_4x_cs2.yaml"
 GRID = ["--num-csx", "1:4:x2", "--batch-size", "64,96", "--steps", 1000]

@@ -51,7 +51,12 @@ Variant parse_variant(const std::string& text, const std::vector<std::string>& p
       throw InputError(fmt::format("--variant '{}': '{}' is not KEY=VALUE", text, kv));
     for (const auto& [key, value] : v.overrides)
       if (same_setting(key, kv.substr(0, eq)))
-        throw InputError(fmt::format("--variant '{}': {} is set twice", text, kv.substr(0, eq)));
+        throw InputError(
+            key == kv.substr(0, eq)
+                ? fmt::format("--variant '{}': {} is set twice", text, key)
+                : fmt::format("--variant '{}': {} and {} would both set it on one platform; set "
+                              "each key once",
+                              text, key, kv.substr(0, eq)));
     v.overrides.emplace_back(kv.substr(0, eq), kv.substr(eq + 1));
   }
   return v;

@@ -238,7 +238,7 @@ void check_identity(const SweepTable& t, SweepIdentity& id, const std::string& p
         (!id.modes.empty() && !in(id.modes, f(kMode))))
       throw InputError(fmt::format(
           "{}: point {} is from another run or sweep (model {}, seq_len {}, mode {}, "
-          "micro_batch_size {}; expected {}, {}, {}, {}): merge joins the results of one "
+          "micro_batch_size {}; expected {}, {}, {}, {}): one CSV holds the results of one "
           "setting",
           path, describe(key), f(kModel), f(kSeqLen), f(kMode), f(kRequested), id.model, id.seq_len,
           fmt::join(id.modes, " and "), id.requested.empty() ? "" : id.requested.front()));

@@ -7,6 +7,7 @@
 #include <charconv>
 #include <iostream>
 
+#include "app/option_table.hpp"
 #include "common/did_you_mean.hpp"
 #include "common/errors.hpp"
 
@@ -56,6 +57,30 @@ void refuse_missing_value(const Args& args, const po::options_description& desc,
       throw needs_value(args[i], args[i + 1]);
 }
 
+// " (--variant is an option of sweep and plan)" for an option other commands take on the
+// command line; "" for none.
+std::string other_commands_hint(const std::string& given) {
+  const bool is_short = given.size() == 2 && given[0] == '-' && given[1] != '-';
+  if (!is_short && !given.starts_with("--")) return "";
+  std::vector<std::string_view> commands;
+  for (const auto command : app::option_commands())
+    for (const auto& o : app::command_options(command))
+      if (o.on_cli() &&
+          (is_short ? o.short_flag == given[1] : "--" + std::string(o.spec->flag) == given)) {
+        commands.push_back(command);
+        break;
+      }
+  if (commands.empty()) return "";
+  std::string list;
+  for (std::size_t i = 0; i < commands.size(); ++i)
+    list += fmt::format("{}{}",
+                        i == 0                     ? ""
+                        : i + 1 == commands.size() ? " and "
+                                                   : ", ",
+                        commands[i]);
+  return fmt::format(" ({} is an option of {})", given, list);
+}
+
 }  // namespace
 
 std::optional<po::variables_map> parse_options(
@@ -79,8 +104,10 @@ std::optional<po::variables_map> parse_options(
     std::vector<std::string> names;
     for (const auto& o : desc.options()) names.push_back("--" + o->long_name());
     std::string given = e.get_option_name();
-    throw InputError(fmt::format("unrecognised option '{}'{}", given,
-                                 did_you_mean(given.substr(0, given.find('=')), names)));
+    const std::string name = given.substr(0, given.find('='));
+    std::string hint = did_you_mean(name, names);
+    if (hint.empty()) hint = other_commands_hint(name);
+    throw InputError(fmt::format("unrecognised option '{}'{}", given, hint));
   } catch (const po::too_many_positional_options_error&) {
     // Read every positional argument once more, to name the first one too many.
     po::options_description all;

@@ -42,9 +42,13 @@ std::size_t name_limit(std::string_view stem) {
   return std::max<std::size_t>(1, stem.size() / 4);
 }
 
-// The candidate within `limit` edits of `word`, or nullptr.
+// The candidate that is `word` in another case (AUTO for auto), else the one within `limit`
+// edits of it, or nullptr.
 const std::string* closest(std::string_view word, const std::vector<std::string>& candidates,
                            std::size_t limit) {
+  const std::string lower = lowercase(word);
+  for (const auto& c : candidates)
+    if (c != word && c.size() == word.size() && lowercase(c) == lower) return &c;
   const std::string* best = nullptr;
   std::size_t best_distance = limit + 1;
   for (const auto& c : candidates) {

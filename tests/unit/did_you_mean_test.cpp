@@ -12,6 +12,10 @@ TEST(DidYouMean, SuggestsClosest) {
             " (did you mean 'micro_batch_size'?)");
   EXPECT_EQ(csx::did_you_mean("num_cxs", {"num_csx"}), " (did you mean 'num_csx'?)");
   EXPECT_EQ(csx::did_you_mean("zzzzzz", {"num_csx"}), "");
+  // A word in another case is that word, however many letters differ in case (AUTO is 4 edits
+  // from auto, beyond the reach of 2); none is preferred over nan for no reason of case.
+  EXPECT_EQ(csx::did_you_mean("AUTO", {"auto", "explore", "none"}), " (did you mean 'auto'?)");
+  EXPECT_EQ(csx::did_you_mean("nan", {"auto", "explore", "none"}), " (did you mean 'none'?)");
 }
 
 TEST(DidYouMean, ModelPaths) {

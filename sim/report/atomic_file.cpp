@@ -84,10 +84,10 @@ void check_output_path(const std::string& given, const std::string& flag,
   fs::path dir = fs::path(path).parent_path();
   if (dir.empty()) dir = ".";
   if (!fs::is_directory(dir, ec))
-    throw InputError(fs::exists(dir, ec)
-                         ? fmt::format("{} {}: {} is not a directory", flag, path, dir.string())
-                         : fmt::format("{} {}: directory {} does not exist", flag, path,
-                                       dir.string()));
+    throw InputError(
+        fs::exists(dir, ec)
+            ? fmt::format("{} {}: {} is not a directory", flag, path, dir.string())
+            : fmt::format("{} {}: directory {} does not exist", flag, path, dir.string()));
   // Try it: access() says yes to root even where nothing can be created (/proc, read-only mounts).
   const std::string probe = (dir / fmt::format(".csxsim-probe.{}", ::getpid())).string();
   std::FILE* f = std::fopen(probe.c_str(), "wb");

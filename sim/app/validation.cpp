@@ -107,15 +107,12 @@ model::ModelSpec entry_model(const Entry& e, const ValidationSetup& setup) {
   return model::load_model(model_path(e, setup), e.seq_len);
 }
 
-// Runs one entry (its model `spec`) as `csxsim run` would, with `setting` (explore for
-// preferences).
-// `loaders`: the model file's dataloaders (data processors, input counts), for a run whose input
-// workers are simulated; null leaves the input out. `fed_rate`, when given, gets the input rate
-// the run was simulated at (0 when its input was not simulated).
-PassResult simulate_entry(const Entry& e, const model::ModelSpec& spec,
-                          const ValidationSetup& setup, const batching::MbsSetting& setting,
-                          bool compile_only = false, const io::Scenario* loaders = nullptr,
-                          MeasurementCheck* fed_rate = nullptr) {
+// One entry (its model `spec`) as `csxsim run` would make its job, with `setting` (explore for
+// preferences). `loaders`: the model file's dataloaders (data processors, input counts), for a
+// run whose input workers are simulated; null leaves the input out.
+Job entry_job(const Entry& e, const model::ModelSpec& spec, const ValidationSetup& setup,
+              const batching::MbsSetting& setting, bool compile_only = false,
+              const io::Scenario* loaders = nullptr) {
   io::Scenario s;
   if (loaders) {
     s.train_data_processor = loaders->train_data_processor;
@@ -140,20 +137,28 @@ PassResult simulate_entry(const Entry& e, const model::ModelSpec& spec,
     return fmt::format("{}: entry {} (num_csx {}, batch_size {}, platform {}): {}", setup.reference,
                        e.name, e.num_csx, e.batch_size, e.platform, err.what());
   };
-  std::optional<Job> job;
   try {
-    job.emplace(make_job(s, o, setup.data_dir));
+    return make_job(s, o, setup.data_dir);
   } catch (const RuleError& err) {
     throw RuleError(named(err));
   } catch (const InputError& err) {
     throw InputError(named(err));
   }
-  if (fed_rate) fed_rate->fed_rate_per_process = job->passes.front().input_samples_per_s;
-  auto results = run_job(*job);
+}
+
+// Simulates an entry's job; its first pass's result.
+PassResult run_entry(const Entry& e, const ValidationSetup& setup, const Job& job) {
+  auto results = run_job(job);
   if (!results.front().outcome.chosen)
     throw InfeasibleError(
         fmt::format("{}: entry {}: no micro_batch_size fits", setup.reference, e.name));
   return results.front();
+}
+
+PassResult simulate_entry(const Entry& e, const model::ModelSpec& spec,
+                          const ValidationSetup& setup, const batching::MbsSetting& setting,
+                          bool compile_only = false) {
+  return run_entry(e, setup, entry_job(e, spec, setup, setting, compile_only));
 }
 
 }  // namespace
@@ -252,8 +257,10 @@ MeasurementCheck check_measurement(const Entry& e, const ValidationSetup& setup,
   check.at_least_measured = check.chosen.samples_per_s >= e.samples_per_s;
   if (input_fed) {
     const auto loaders = io::load_scenario(model_path(e, setup), setup.data_dir, e.seq_len);
-    const auto fed = simulate_entry(e, spec, setup, e.setting, false, &loaders, &check);
-    if (check.fed_rate_per_process > 0) {
+    const Job job = entry_job(e, spec, setup, e.setting, false, &loaders);
+    check.fed_rate_per_process = job.passes.front().input_samples_per_s;
+    if (check.fed_rate_per_process > 0) {  // else nothing to simulate again
+      const auto fed = run_entry(e, setup, job);
       check.fed = fed.outcome.rows[*fed.outcome.chosen];
       check.fed_error_pct = 100 * (check.fed->samples_per_s / e.samples_per_s - 1);
     }

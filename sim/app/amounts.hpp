@@ -18,8 +18,8 @@ namespace csx::app {
 [[nodiscard]] std::string human_duration(double seconds);
 // A range low-high in the unit human_duration picks for `like_s`: "24.99-38.55 h".
 [[nodiscard]] std::string human_duration_range(double low_s, double high_s, double like_s);
-// Two durations compared in one sentence, in the unit human_duration picks for `a_s`, with
-// decimals added (up to six) until two that differ read differently: "30.186 days", "30.188 days".
+// Two durations compared in one sentence, in the unit human_duration picks for `a_s`, with up
+// to four more decimals until two that differ read differently: "30.186 days", "30.187 days".
 [[nodiscard]] std::pair<std::string, std::string> human_durations_apart(double a_s, double b_s);
 
 }  // namespace csx::app

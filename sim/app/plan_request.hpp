@@ -19,7 +19,7 @@ struct PlanRequest {
   Overrides overrides;     // the job options but --num-csx and --batch-size; tokens is set
   std::vector<std::int64_t> batch_sizes;    // --batch-size (samples); empty: the file's
   std::vector<std::int64_t> clusters;       // --num-csx, ascending, each once; empty: deadline
-  std::optional<std::string> num_csx_text;  // --num-csx as given (the JSON inputs)
+  std::optional<std::string> num_csx_text;  // --num-csx as given (unset: a deadline plan)
   std::optional<double> deadline_s;         // --deadline (seconds)
   std::optional<std::int64_t> max_num_csx;  // --max-num-csx (systems)
   std::optional<std::int64_t> seq_len;      // --seq-len (tokens)

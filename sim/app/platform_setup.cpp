@@ -27,6 +27,18 @@ struct Variant {
   std::vector<std::pair<std::string, std::string>> overrides;
 };
 
+// KEY of [P:]KEY.
+std::string bare_key(const std::string& key) {
+  const auto colon = key.find(':');
+  return colon == std::string::npos ? key : key.substr(colon + 1);
+}
+
+// The P of whichever of two [P:]KEY has one.
+std::string prefixed_platform(const std::string& a, const std::string& b) {
+  const std::string& with = a.find(':') != std::string::npos ? a : b;
+  return with.substr(0, with.find(':'));
+}
+
 Variant parse_variant(const std::string& text, const std::vector<std::string>& platforms) {
   constexpr std::size_t kMaxName = 40;
   const auto colon = text.find(':');
@@ -54,9 +66,10 @@ Variant parse_variant(const std::string& text, const std::vector<std::string>& p
         throw InputError(
             key == kv.substr(0, eq)
                 ? fmt::format("--variant '{}': {} is set twice", text, key)
-                : fmt::format("--variant '{}': {} and {} would both set it on one platform; set "
-                              "each key once",
-                              text, key, kv.substr(0, eq)));
+                : fmt::format("--variant '{}': {} and {} would both set {} on {}; set each key "
+                              "once",
+                              text, key, kv.substr(0, eq), bare_key(key),
+                              prefixed_platform(key, kv.substr(0, eq))));
     v.overrides.emplace_back(kv.substr(0, eq), kv.substr(eq + 1));
   }
   return v;

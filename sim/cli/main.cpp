@@ -14,6 +14,7 @@
 #include "cli/commands.hpp"
 #include "common/did_you_mean.hpp"
 #include "common/errors.hpp"
+#include "common/output_lock.hpp"
 #include "report/atomic_file.hpp"
 
 namespace {
@@ -133,6 +134,7 @@ int main(int argc, char** argv) {
     print_usage(stderr);
     return 2;
   }
+  csx::OutputLock::remove_on_ending_signals();  // a stopped command leaves no OUT.lock
   std::string name = argv[1];
   std::vector<char*> help_args;  // `csxsim help COMMAND`: COMMAND --help
   if (name == "help" && argc > 2) {

@@ -3,6 +3,7 @@
 
 #include <fcntl.h>
 #include <fmt/format.h>
+#include <pthread.h>
 #include <sys/file.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -28,39 +29,57 @@ std::string head(int fd) {
 }
 
 // The lock files this process holds, for a signal that ends it (SIGINT, SIGTERM, SIGHUP) to
-// remove them, as a normal exit does. Fixed buffers: the handler may only call
-// async-signal-safe functions (unlink, getpid, sigaction, raise).
+// remove them, as a normal exit does. Fixed buffers: the handler calls only async-signal-safe
+// functions (getpid, unlink, sigaction, raise). A slot is written and freed with the three
+// signals blocked, so the handler never reads half of one; its owner is the pid that took it
+// (a forked child never removes its parent's).
 constexpr std::size_t kMaxHeld = 16, kMaxPath = 4096;
-std::array<std::array<char, kMaxPath>, kMaxHeld> g_held{};
-volatile std::sig_atomic_t g_owner = 0;  // the pid that holds them (not a forked child)
+struct Held {
+  volatile std::sig_atomic_t owner = 0;  // pid; 0: free
+  std::array<char, kMaxPath> path{};
+};
+std::array<Held, kMaxHeld> g_held{};
+
+sigset_t ending_signals() {
+  sigset_t set;
+  sigemptyset(&set);
+  for (const int sig : {SIGINT, SIGTERM, SIGHUP}) sigaddset(&set, sig);
+  return set;
+}
+
+// Blocks SIGINT, SIGTERM and SIGHUP in this thread while it lives.
+class EndingSignalsBlocked {
+ public:
+  EndingSignalsBlocked() {
+    const sigset_t set = ending_signals();
+    ::pthread_sigmask(SIG_BLOCK, &set, &old_);
+  }
+  ~EndingSignalsBlocked() { ::pthread_sigmask(SIG_SETMASK, &old_, nullptr); }
+  EndingSignalsBlocked(const EndingSignalsBlocked&) = delete;
+  EndingSignalsBlocked& operator=(const EndingSignalsBlocked&) = delete;
+
+ private:
+  sigset_t old_{};
+};
 
 extern "C" void remove_held_and_reraise(int sig) {
-  if (g_owner == ::getpid())
-    for (auto& path : g_held)
-      if (path[0] != '\0') ::unlink(path.data());
+  const auto self = static_cast<std::sig_atomic_t>(::getpid());
+  for (auto& h : g_held)
+    if (h.owner == self) ::unlink(h.path.data());
   struct sigaction dfl {};
   dfl.sa_handler = SIG_DFL;
   sigemptyset(&dfl.sa_mask);
   ::sigaction(sig, &dfl, nullptr);
-  ::raise(sig);
+  ::raise(sig);  // delivered once the handler returns (the signal is blocked inside it)
 }
 
-// Registers `path`; installs the handler where a signal still has its default action (a
-// sweep's own SIGINT and SIGTERM handling, or Python's, stays). Returns the slot, or -1.
+// Registers `path` (call with the ending signals blocked); its slot, or -1.
 int hold(const std::string& path) {
   if (path.size() >= kMaxPath) return -1;
   for (std::size_t i = 0; i < kMaxHeld; ++i) {
-    if (g_held[i][0] != '\0') continue;
-    g_owner = ::getpid();
-    std::memcpy(g_held[i].data(), path.c_str(), path.size() + 1);
-    for (const int sig : {SIGINT, SIGTERM, SIGHUP}) {
-      struct sigaction now {};
-      if (::sigaction(sig, nullptr, &now) != 0 || now.sa_handler != SIG_DFL) continue;
-      struct sigaction sa {};
-      sa.sa_handler = remove_held_and_reraise;
-      sigemptyset(&sa.sa_mask);
-      ::sigaction(sig, &sa, nullptr);
-    }
+    if (g_held[i].owner != 0) continue;
+    std::memcpy(g_held[i].path.data(), path.c_str(), path.size() + 1);
+    g_held[i].owner = static_cast<std::sig_atomic_t>(::getpid());
     return static_cast<int>(i);
   }
   return -1;
@@ -70,12 +89,14 @@ int hold(const std::string& path) {
 
 OutputLock::OutputLock(const std::string& path, const std::string& flag)
     : lock_path_(path + ".lock") {
+  // From creating the file to registering it, an ending signal waits (else it would leave it).
+  const EndingSignalsBlocked blocked;
   // A holder removes the file before it unlocks, so a lock taken on a file that no longer has
   // this name is stale: take it again on the file that has.
   for (int attempt = 0; attempt < 100; ++attempt) {
     const int fd = ::open(lock_path_.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0644);
     if (fd < 0)
-      throw InputError(fmt::format("{} = {}: cannot create the lock file {}: {}", flag, path,
+      throw InputError(fmt::format("{} {}: cannot create the lock file {}: {}", flag, path,
                                    lock_path_, std::strerror(errno)));
     int rc = 0;
     do rc = ::flock(fd, LOCK_EX | LOCK_NB);
@@ -87,18 +108,18 @@ OutputLock::OutputLock(const std::string& path, const std::string& flag)
       holder = holder.rfind(kMark, 0) == 0 ? holder.substr(0, holder.find('\n')) : "";
       if (err == EWOULDBLOCK)
         throw InputError(fmt::format(
-            "{} = {}: another process{} is writing this file (it holds {}): wait for it to end "
+            "{} {}: another process{} is writing this file (it holds {}): wait for it to end "
             "or choose another {}",
             flag, path, holder.empty() ? "" : " (" + holder + ")", lock_path_, flag));
       if (err == ENOLCK || err == EOPNOTSUPP) {
         fmt::print(stderr,
-                   "warning: {} = {}: the file system has no locks ({}), so nothing "
+                   "warning: {} {}: the file system has no locks ({}), so nothing "
                    "stops another process writing this file at the same time\n",
                    flag, path, std::strerror(err));
         return;
       }
       throw InputError(
-          fmt::format("{} = {}: cannot lock {}: {}", flag, path, lock_path_, std::strerror(err)));
+          fmt::format("{} {}: cannot lock {}: {}", flag, path, lock_path_, std::strerror(err)));
     }
     struct stat held {};
     struct stat named {};
@@ -109,7 +130,7 @@ OutputLock::OutputLock(const std::string& path, const std::string& flag)
       if (!text.empty() && text.rfind(kMark, 0) != 0) {
         ::close(fd);
         throw InputError(fmt::format(
-            "{} = {}: {} exists and is not a csxsim lock file: move it away (csxsim takes that "
+            "{} {}: {} exists and is not a csxsim lock file: move it away (csxsim takes that "
             "name while it writes {})",
             flag, path, lock_path_, path));
       }
@@ -124,14 +145,26 @@ OutputLock::OutputLock(const std::string& path, const std::string& flag)
     ::close(fd);
   }
   throw InputError(
-      fmt::format("{} = {}: cannot lock {}: it keeps being replaced", flag, path, lock_path_));
+      fmt::format("{} {}: cannot lock {}: it keeps being replaced", flag, path, lock_path_));
 }
 
 OutputLock::~OutputLock() {
   if (fd_ < 0) return;
-  if (slot_ >= 0) g_held[static_cast<std::size_t>(slot_)][0] = '\0';
+  const EndingSignalsBlocked blocked;
+  if (slot_ >= 0) g_held[static_cast<std::size_t>(slot_)].owner = 0;
   ::unlink(lock_path_.c_str());  // before unlocking: see the constructor
   ::close(fd_);
+}
+
+void OutputLock::remove_on_ending_signals() {
+  for (const int sig : {SIGINT, SIGTERM, SIGHUP}) {
+    struct sigaction now {};
+    if (::sigaction(sig, nullptr, &now) != 0 || now.sa_handler != SIG_DFL) continue;
+    struct sigaction sa {};
+    sa.sa_handler = remove_held_and_reraise;
+    sa.sa_mask = ending_signals();
+    ::sigaction(sig, &sa, nullptr);
+  }
 }
 
 }  // namespace csx

@@ -11,8 +11,8 @@ namespace csx {
 // process holds no lock and is taken over). `flag` names the option that gave PATH ("--csv").
 // Throws InputError naming PATH when another process holds the lock (with its pid), when
 // PATH.lock is a file of other text (the user's: never overwritten) or cannot be created.
-// A SIGINT, SIGTERM or SIGHUP that ends the process removes the lock files it holds (where the
-// signal had its default action when the lock was taken; a sweep handles its own).
+// Once remove_on_ending_signals() has run (the CLI does, a library host does not), a SIGINT,
+// SIGTERM or SIGHUP that ends the process removes the lock files it holds.
 // Where the file system has no locks (flock fails with ENOLCK or EOPNOTSUPP), warns on stderr
 // and holds nothing.
 class OutputLock {
@@ -21,6 +21,10 @@ class OutputLock {
   ~OutputLock();
   OutputLock(const OutputLock&) = delete;
   OutputLock& operator=(const OutputLock&) = delete;
+  // Installs a handler for SIGINT, SIGTERM and SIGHUP where the signal has its default action:
+  // it removes the lock files this process holds, then ends the process by the signal as the
+  // default would. A sweep's own SIGINT and SIGTERM handlers, installed later, replace it.
+  static void remove_on_ending_signals();
 
  private:
   std::string lock_path_;

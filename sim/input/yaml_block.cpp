@@ -334,7 +334,7 @@ void Block::warn_unknown_keys(const std::vector<std::string>& known, bool only_n
     if (only_near && hint.empty()) continue;
     warnings.push_back(
         fmt::format("{}: key not defined{} by the Model Zoo releases csxsim knows (R_1.7.0, 2.3.0, "
-                    "2.10.0){}; ignored",
+                    "2.10.0; a few keys of others){}; ignored",
                     where(key), for_family, hint));
   }
 }

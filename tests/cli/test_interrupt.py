@@ -1,6 +1,6 @@
 """A sweep stopped by SIGTERM or SIGINT keeps its finished rows and exits 143 or 130; --resume
 finishes it without recomputing them, byte-identical to an uninterrupted sweep. A run stopped
-by SIGTERM or SIGHUP leaves no output and no lock file. Output is the
+by SIGTERM, SIGHUP or SIGINT leaves no output and no lock file. Output is the
 same run after run and for --jobs 1 and 2."""
 import csv
 import os
@@ -55,17 +55,26 @@ with tempfile.TemporaryDirectory() as d:
                    err_has=[f"resume: {len(kept)} finished points kept"])
         check(open(part).read() == reference, f"signal {sig}: resumed CSV equals the uninterrupted one")
 
-    # A run stopped by a signal leaves nothing: no output, and no OUT.lock of its outputs.
-    for sig in (signal.SIGTERM, signal.SIGHUP):
+    # A run stopped by a signal leaves nothing: no output, and no OUT.lock of its outputs. It is
+    # signalled once it holds all three locks, well before its simulation ends (about 4 s).
+    def holds(lock):
+        try:
+            return open(lock).read().startswith("csxsim pid ")
+        except OSError:
+            return False
+    for sig in (signal.SIGTERM, signal.SIGHUP, signal.SIGINT):
         outs = [os.path.join(d, f"stopped-{sig}.{ext}") for ext in ("csv", "json", "trace.json")]
         proc = subprocess.Popen([CSXSIM, "run", "scenarios/gpt3_175b_16x_cs2_explore.yaml", "--csv", outs[0],
                                  "--json", outs[1], "--trace", outs[2], "-q"],
                                 stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
         deadline = time.time() + 60
-        while time.time() < deadline and not os.path.exists(outs[2] + ".lock"):
+        while time.time() < deadline and proc.poll() is None and not all(holds(o + ".lock") for o in outs):
             time.sleep(0.01)
+        time.sleep(0.2)
+        running = proc.poll() is None
         proc.send_signal(sig)
-        proc.communicate(timeout=60)
+        _, err = proc.communicate(timeout=60)
+        check(running, f"signal {sig}: the run ended before it was signalled: {proc.returncode} {err}")
         check(proc.returncode == -sig, f"run stopped by signal {sig}: exit {proc.returncode}")
         left = [p for o in outs for p in (o, o + ".lock") if os.path.exists(p)]
         check(not left, f"run stopped by signal {sig} left {left}")

@@ -32,12 +32,12 @@ with tempfile.TemporaryDirectory() as d:
         time.sleep(0.01)
     check(os.path.exists(out + ".lock"), "the first sweep holds a lock file next to its CSV")
     second = expect(["sweep", SCEN, *GRID_A, "--csv", out, "-q"], 2,
-                    err_has=[f"--csv = {out}: another process (csxsim pid {first.pid}) is writing this file"])
+                    err_has=[f"--csv {out}: another process (csxsim pid {first.pid}) is writing this file"])
     # run and plan writing the same file are refused too (their CSV would be overwritten).
     expect(["run", "scenarios/gpt3_xl_1x_cs2.yaml", "--csv", out, "-q"], 2,
-           err_has=[f"--csv = {out}: another process (csxsim pid {first.pid}) is writing this file"])
+           err_has=[f"--csv {out}: another process (csxsim pid {first.pid}) is writing this file"])
     expect(["plan", "gpt3_xl", "--tokens", "300B", "--num-csx", "4", "--batch-size", "528", "--json", out], 2,
-           err_has=[f"--json = {out}: another process"])
+           err_has=[f"--json {out}: another process"])
     check(first.poll() is None, "the second sweep was refused while the first ran")
     first.communicate(timeout=300)
     check(first.returncode == 0, f"the first sweep finished: status {first.returncode}")

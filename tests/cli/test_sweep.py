@@ -20,6 +20,10 @@ with tempfile.TemporaryDirectory() as d:
     expect(["sweep", "scenarios/gpt3_xl_1x_cs2.yaml", "--num-csx", "1:16:x2", "--batch-size", "264,528,1056",
             "--micro-batch-size", "explore", "--compile-only", "--csv", out, "--jobs", 2, "-q"], 0)
     lines = open(out).read().splitlines()
+    columns = re.search(r"the first lines of `sweep.csv` \((\d+) columns in all\)", doc).group(1)
+    check(len(lines[0].split(",")) == int(columns), f"the CSV has {columns} columns: {lines[0]}")
+    shown = re.search(r"The first (\d+)\nfields of the first lines", doc).group(1)
+    check(all(len(e.split(",")) == int(shown) for e in excerpt), f"the excerpt shows {shown} fields")
     check(len(excerpt) == 3 and all(lines[i].startswith(e + ",") for i, e in enumerate(excerpt)),
           f"docs/sweeps.md's CSV excerpt is the start of the sweep's CSV: {lines[:3]}")
 

@@ -1,8 +1,10 @@
-// The output lock (two writers of one file: the second refused) and the grid fingerprint
-// (FNV-1a against its published test vectors).
+// The output lock (two writers of one file: the second refused; an ending signal removes the
+// process's own) and the grid fingerprint (FNV-1a against its published test vectors).
 #include <gtest/gtest.h>
 
+#include <sys/wait.h>
 #include <unistd.h>
+#include <csignal>
 #include <filesystem>
 #include <fstream>
 #include <iterator>
@@ -43,7 +45,7 @@ TEST(OutputLock, SecondWriterIsRefusedByName) {
       ADD_FAILURE() << "a second lock on one output was granted";
     } catch (const csx::InputError& e) {
       const std::string holder = "(csxsim pid " + std::to_string(::getpid()) + ")";
-      EXPECT_NE(std::string(e.what()).find("--csv = " + out + ": another process " + holder +
+      EXPECT_NE(std::string(e.what()).find("--csv " + out + ": another process " + holder +
                                            " is writing this file"),
                 std::string::npos)
           << e.what();
@@ -64,4 +66,25 @@ TEST(OutputLock, SecondWriterIsRefusedByName) {
 
 TEST(OutputLock, MissingDirectoryIsAnInputError) {
   EXPECT_THROW(csx::OutputLock("/nonexistent-dir-csxsim/x.csv", "--csv"), csx::InputError);
+}
+
+// With the handler installed, a SIGTERM removes the lock files of the process that took them,
+// not those a forked child inherited from its parent. The handler lives only in the children:
+// this process keeps the signal's default action.
+TEST(OutputLock, AnEndingSignalRemovesOnlyTheProcesssOwnLocks) {
+  const fs::path d = temp_dir();
+  const std::string parents = (d / "parent.csv").string(), childs = (d / "child.csv").string();
+  const csx::OutputLock held(parents, "--csv");
+  const pid_t child = ::fork();
+  if (child == 0) {
+    csx::OutputLock::remove_on_ending_signals();
+    const csx::OutputLock mine(childs, "--csv");
+    ::raise(SIGTERM);
+    ::_exit(0);  // not reached
+  }
+  int status = 0;
+  ASSERT_EQ(::waitpid(child, &status, 0), child);
+  EXPECT_TRUE(WIFSIGNALED(status) && WTERMSIG(status) == SIGTERM) << status;
+  EXPECT_FALSE(fs::exists(childs + ".lock")) << "the child's own lock is removed";
+  EXPECT_TRUE(fs::exists(parents + ".lock")) << "the parent's lock, inherited, stays";
 }

@@ -6,6 +6,7 @@
 
 #include "app/results_output.hpp"
 #include "common/errors.hpp"
+#include "common/named_path.hpp"
 #include "report/atomic_file.hpp"
 
 namespace csx::cli {
@@ -16,8 +17,9 @@ namespace {
 bool same_path(const std::string& a, const std::string& b) {
   namespace fs = std::filesystem;
   std::error_code ec1, ec2;
-  const auto ca = fs::weakly_canonical(fs::absolute(a, ec1), ec1);
-  const auto cb = fs::weakly_canonical(fs::absolute(b, ec2), ec2);
+  // A link to a file not yet written is that file (the output is written through the link).
+  const auto ca = fs::weakly_canonical(fs::absolute(link_target(a), ec1), ec1);
+  const auto cb = fs::weakly_canonical(fs::absolute(link_target(b), ec2), ec2);
   return a == b || (!ec1 && !ec2 && ca == cb);
 }
 

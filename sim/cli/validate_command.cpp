@@ -47,6 +47,7 @@ int validate_command(const Args& args) {
   }
   const auto q = app::read_validate_request(given);
   check_output_flags(*vm, {"csv", "json"}, {q.reference});
+  const auto locks = lock_output_flags(*vm, {"csv", "json"});
   // With --csv - or --json -, standard output carries the data alone: the report goes nowhere.
   const auto v = app::execute_validate(q);
   if (!data_on_stdout(*vm)) print_validation(stdout, q, v);

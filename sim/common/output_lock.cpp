@@ -11,9 +11,11 @@
 #include <cerrno>
 #include <csignal>
 #include <cstring>
+#include <filesystem>
 #include <string_view>
 
 #include "common/errors.hpp"
+#include "common/named_path.hpp"
 
 namespace csx {
 
@@ -87,8 +89,21 @@ int hold(const std::string& path) {
 
 }  // namespace
 
+namespace {
+
+// The lock sits beside the file written: through a symbolic link, beside its target, and in
+// the target's real folder, so every name of one file takes one lock.
+std::string lock_path_of(const std::string& path) {
+  namespace fs = std::filesystem;
+  std::error_code ec;
+  const fs::path target = fs::weakly_canonical(fs::absolute(link_target(path), ec), ec);
+  return (ec ? path : target.string()) + ".lock";
+}
+
+}  // namespace
+
 OutputLock::OutputLock(const std::string& path, const std::string& flag)
-    : lock_path_(path + ".lock") {
+    : lock_path_(lock_path_of(path)) {
   // From creating the file to registering it, an ending signal waits (else it would leave it).
   const EndingSignalsBlocked blocked;
   // A holder removes the file before it unlocks, so a lock taken on a file that no longer has

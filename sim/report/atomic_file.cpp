@@ -28,6 +28,9 @@ std::string write_temporary(const std::string& path, const std::string& content)
           .string();
   std::FILE* f = std::fopen(tmp.c_str(), "wb");
   if (!f) throw InputError(fmt::format("{}: cannot write: {}", path, std::strerror(errno)));
+  // The file it replaces keeps its permissions (a CSV made private stays private).
+  struct stat old {};
+  if (::stat(path.c_str(), &old) == 0) (void)::fchmod(::fileno(f), old.st_mode & 07777);
   const bool ok = std::fwrite(content.data(), 1, content.size(), f) == content.size() &&
                   std::fflush(f) == 0 && ::fsync(::fileno(f)) == 0;
   const std::string why = std::strerror(errno);

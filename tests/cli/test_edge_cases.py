@@ -411,6 +411,20 @@ with tempfile.TemporaryDirectory() as d:
     expect(["run", "gpt3_xl", "--batch-size", "8"], 2,
            err_has=[f"gpt3_xl: no such file, and no model of that name in {d}/models/ (CSXSIM_DATA_DIR)"],
            env={**os.environ, "CSXSIM_DATA_DIR": d})
+# --json a link to the --csv file not yet written: the same file, refused before either is.
+with tempfile.TemporaryDirectory() as d:
+    target, link = os.path.join(d, "y.csv"), os.path.join(d, "ly.csv")
+    os.symlink("y.csv", link)
+    expect(["run", "scenarios/gpt3_xl_1x_cs2.yaml", "--csv", target, "--json", link, "-q"], 2,
+           err_has=[f"--csv and --json name the same file {link}"])
+    check(not os.path.exists(target), "neither output written")
+# An output replaced keeps the permissions of the file it replaces.
+with tempfile.TemporaryDirectory() as d:
+    priv = os.path.join(d, "priv.csv")
+    expect(["run", "scenarios/gpt3_xl_1x_cs2.yaml", "--csv", priv, "-q"], 0)
+    os.chmod(priv, 0o600)
+    expect(["run", "scenarios/gpt3_xl_1x_cs2.yaml", "--csv", priv, "-q"], 0)
+    check(os.stat(priv).st_mode & 0o777 == 0o600, f"mode kept: {oct(os.stat(priv).st_mode)}")
 # merge reads no data folder: a bad CSXSIM_DATA_DIR does not stop it.
 with tempfile.TemporaryDirectory() as d:
     one, out = os.path.join(d, "one.csv"), os.path.join(d, "out.csv")

@@ -1,5 +1,5 @@
 """Shards never clobber each other and never mix: two sweeps writing one --csv at once (the
-second exits 2 naming the file), the grid column of a sharded sweep's rows, and merge and
+second exits 2 naming the file, as do run, plan, merge, validate and a link to the file), the grid column of a sharded sweep's rows, and merge and
 --resume refusing a shard of another grid by its file name."""
 import csv
 import os
@@ -38,6 +38,16 @@ with tempfile.TemporaryDirectory() as d:
            err_has=[f"--csv {out}: another process (csxsim pid {first.pid}) is writing this file"])
     expect(["plan", "gpt3_xl", "--tokens", "300B", "--num-csx", "4", "--batch-size", "528", "--json", out], 2,
            err_has=[f"--json {out}: another process"])
+    # So are merge -o, validate --csv and a symbolic link to the file (one lock per file).
+    one = os.path.join(d, "one.csv")
+    expect(["run", "scenarios/gpt3_xl_1x_cs2.yaml", "--csv", one, "-q"], 0)
+    expect(["merge", one, "-o", out], 2, err_has=[f"-o {out}: another process (csxsim pid {first.pid})"])
+    expect(["validate", "--measurements-only", "--only", "bert-512", "--csv", out], 2,
+           err_has=[f"--csv {out}: another process (csxsim pid {first.pid})"])
+    link = os.path.join(d, "link.csv")
+    os.symlink("both.csv", link)
+    expect(["run", "scenarios/gpt3_xl_1x_cs2.yaml", "--csv", link, "-q"], 2,
+           err_has=[f"--csv {link}: another process (csxsim pid {first.pid})", f"(it holds {out}.lock)"])
     check(first.poll() is None, "the second sweep was refused while the first ran")
     first.communicate(timeout=300)
     check(first.returncode == 0, f"the first sweep finished: status {first.returncode}")

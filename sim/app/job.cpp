@@ -222,6 +222,9 @@ search::SearchRequest search_request(const Job& job, const Job::Pass& p) {
   req.seq_len = job.scenario.model.seq_len;
   req.simulated_steps = job.scenario.simulated_steps;
   req.record_trace = job.record_trace;
+  req.trace_max_events = job.trace_max_events;
+  // One track per CS-X up to kTracedSystems; beyond, the fullest one (and those picked).
+  req.traced_systems = job.num_csx <= engine::kTracedSystems ? job.num_csx : 1;
   req.auto_min_speedup = job.scenario.auto_min_speedup;
   req.interval = job.interval;
   req.input_samples_per_s = input_samples_per_csx(job.scenario, p);

@@ -50,6 +50,7 @@ struct Job {
   model::ModelCosts costs;
   std::int64_t num_csx = 1;  // systems
   bool num_csx_defaulted = false;
+  std::int64_t trace_max_events = 0;           // --trace-max-events with --trace (0: no bound)
   std::optional<std::int64_t> training_steps;  // steps; empty: no time to train
   std::string shard;                           // "I/N" for a sharded sweep's rows
   std::string grid;  // the sharded sweep's grid identity (app::grid_identity), else empty

@@ -69,6 +69,7 @@ RunResult execute_run(const RunRequest& q) {
   auto& job = run.job;
   job.simulation_processes = q.jobs;
   job.record_trace = !q.trace.empty();
+  job.trace_max_events = q.trace_max_events;
   for (const auto s : q.trace_systems)
     if (s >= job.num_csx)
       throw InputError(fmt::format(
@@ -86,14 +87,17 @@ RunResult execute_run(const RunRequest& q) {
       fmt::print(stderr, "notice: {} pass: {}\n", model::to_string(r.context.pass), r.notice);
   // A trace above the limit is refused before anything is printed or written.
   if (const auto& r = run.results.front(); !q.trace.empty() && r.outcome.chosen) {
-    const auto events = r.outcome.rows[*r.outcome.chosen].sim.trace.size();
-    if (static_cast<std::int64_t>(events) > q.trace_max_events)
+    const bool bound = r.outcome.trace_events_at_least > 0;  // refused before simulating it
+    const auto events =
+        bound ? r.outcome.trace_events_at_least
+              : static_cast<std::int64_t>(r.outcome.rows[*r.outcome.chosen].sim.trace.size());
+    if (events > q.trace_max_events)
       throw InputError(fmt::format(
-          "--trace {}: the chosen candidate's timeline has {} events, more than "
+          "--trace {}: the chosen candidate's timeline has {}{} events, more than "
           "--trace-max-events {} (about {:.0f} MB; trace viewers load a few hundred MB at most); "
           "nothing written. Trace fewer steps (--sim-steps), a larger micro_batch_size or fewer "
           "systems, or raise --trace-max-events",
-          q.trace, events, q.trace_max_events,
+          q.trace, bound ? "at least " : "", events, q.trace_max_events,
           static_cast<double>(events) * kTraceEventBytes / 1e6));
   }
   return run;

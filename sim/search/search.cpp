@@ -50,6 +50,24 @@ void record(const SearchRequest& req, CandidateResult& c, plan::SimulationResult
           (c.sim.step_time_s * static_cast<double>(req.split.num_csx) * req.platform.peak_flops);
 }
 
+// At least this many events in the chosen candidate's trace (engine/trace_recorder.hpp): in each
+// simulated step, for each layer pass of each microbatch, a kernel event and its SRAM counter
+// on each traced system (all but one microbatch per system beyond the first, for an uneven
+// split), and on system 0's path the layer's weight transfer with its two bandwidth counters;
+// every other event (gradients, updates, steps) comes on top.
+std::int64_t least_trace_events(const SearchRequest& req, const CandidateResult& c) {
+  std::int64_t passes = 0;
+  for (const auto& L : req.costs.layers)
+    passes += 1 + (req.pass == model::Pass::kTrain && L.backward_factor > 0 ? 1 : 0);
+  const std::int64_t systems = std::max<std::int64_t>(1, req.traced_systems);
+  const double k = static_cast<double>(c.num_microbatches);
+  const double microbatches = k + static_cast<double>(systems - 1) * std::max(0.0, k - 1);
+  const double events = static_cast<double>(req.simulated_steps) * static_cast<double>(passes) *
+                        (2.0 * microbatches + 3.0 * k);
+  return events > 9e18 ? std::int64_t{9'000'000'000'000'000'000}
+                       : static_cast<std::int64_t>(events);
+}
+
 }  // namespace
 
 double model_flops_per_step(const model::ModelCosts& costs, model::Pass pass,
@@ -120,8 +138,16 @@ SearchOutcome run_search(const SearchRequest& req, const Simulator& simulate) {
   if (!out.chosen) return out;
   auto& chosen = out.rows[*out.chosen];
   chosen.chosen = true;
-  if (req.record_trace)  // the chosen row comes from the simulation that records its timeline
+  if (req.record_trace) {
+    // A bound that is already too large refuses the trace before minutes of simulation.
+    const auto least = least_trace_events(req, chosen);
+    if (req.trace_max_events > 0 && least > req.trace_max_events) {
+      out.trace_events_at_least = least;
+      return out;
+    }
+    // The chosen row comes from the simulation that records its timeline.
     record(req, chosen, std::move(simulate({plan_input(req, chosen)}, true).front()));
+  }
   return out;
 }
 

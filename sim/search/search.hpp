@@ -43,10 +43,13 @@ struct SearchRequest {
   model::Pass pass = model::Pass::kTrain;
   std::int64_t seq_len = 0;
   std::int64_t simulated_steps = 2;
-  bool record_trace = false;       // the chosen row comes from a simulation recording its timeline
-  double auto_min_speedup = 0.03;  // batching::choose
-  model::IntervalBasis interval;   // of every simulated row's prediction interval
-  double input_samples_per_s = 0;  // per CS-X; 0: the input is not simulated
+  bool record_trace = false;  // the chosen row comes from a simulation recording its timeline
+  // A trace surely above this many events is not simulated (0: no bound); see SearchOutcome.
+  std::int64_t trace_max_events = 0;
+  std::int64_t traced_systems = 1;  // the systems a trace shows, each with its own events
+  double auto_min_speedup = 0.03;   // batching::choose
+  model::IntervalBasis interval;    // of every simulated row's prediction interval
+  double input_samples_per_s = 0;   // per CS-X; 0: the input is not simulated
 };
 
 struct SearchOutcome {
@@ -54,6 +57,9 @@ struct SearchOutcome {
   std::optional<std::size_t> chosen;  // index into rows; empty when nothing fits
   std::string decision;               // how the choice was made
   int simulations = 0;
+  // With record_trace: a lower bound of the chosen candidate's trace events when it exceeds
+  // trace_max_events, and then its timeline was not simulated; 0 otherwise.
+  std::int64_t trace_events_at_least = 0;
 };
 
 // Simulates a batch of plans, recording their timelines when asked (the caller decides how:

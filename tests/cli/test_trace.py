@@ -5,6 +5,7 @@ import csv
 import json
 import os
 import tempfile
+import time
 
 from clitest import check, expect, finish, run
 
@@ -178,4 +179,21 @@ with tempfile.TemporaryDirectory() as d:
     expect(["run", SCEN, *grid, "--trace-systems", 3], 2, err_has=["--trace-systems = 3: needs --trace"])
     expect(["run", SCEN, *grid, "--trace", out, "--trace-systems", 0], 2, err_has=["--trace-systems"])
     check(not os.path.exists(out), "a refused run writes no trace")
+
+    # --trace-max-events: a trace whose lower bound is above it is refused before it is
+    # simulated (GPT-3 XL, batch 2112 at MBS 1 on one CS-2: 2 steps x 52 layer passes x (2 x 2112
+    # kernel events and SRAM counters + 3 x 2112 weight-transfer events and counters) =
+    # 1,098,240 at least); below the bound, the simulated count is compared, and it is never
+    # below the bound (batch 528: 274,560 at least, 522,777 simulated).
+    start = time.monotonic()
+    expect(["run", "scenarios/gpt3_xl_1x_cs2.yaml", "--batch-size", 2112, "--micro-batch-size", 1,
+            "--trace", out, "-q"], 2,
+           err_has=[f"--trace {out}: the chosen candidate's timeline has at least 1098240 events, "
+                    "more than --trace-max-events 500000"])
+    check(time.monotonic() - start < 30, "refused without simulating the trace")
+    small = ["run", "scenarios/gpt3_xl_1x_cs2.yaml", "--batch-size", 528, "--micro-batch-size", 8]
+    r = expect([*small, "--trace", out, "--trace-max-events", 1, "-q"], 2, err_has=["has at least 34320 events"])
+    expect([*small, "--trace", out, "--trace-max-events", 34320, "-q"], 2,
+           err_has=["the chosen candidate's timeline has 65397 events, more than --trace-max-events 34320"])
+    check(not os.path.exists(out), "a refused trace is not written")
 finish()

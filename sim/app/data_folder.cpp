@@ -31,11 +31,12 @@ void check_data_dir() {
   namespace fs = std::filesystem;
   std::error_code ec;
   if (const char* env = std::getenv("CSXSIM_DATA_DIR"); env && *env)
-    if (!fs::is_directory(fs::path(env) / "platforms", ec))
-      throw InputError(fmt::format(
-          "CSXSIM_DATA_DIR={}: no platforms/ folder there (the data folder holds platforms/ and "
-          "models/; unset the variable to use csxsim's own tree)",
-          env));
+    for (const char* folder : {"platforms", "models"})
+      if (!fs::is_directory(fs::path(env) / folder, ec))
+        throw InputError(fmt::format(
+            "CSXSIM_DATA_DIR={}: no {}/ folder there (the data folder holds platforms/ and "
+            "models/; unset the variable to use csxsim's own tree)",
+            env, folder));
 }
 
 std::string default_reference() {

@@ -100,11 +100,15 @@ Resolution resolve(const MbsSetting& setting, const BatchSplit& split, const Mod
     return r;
   }
   const auto& e = std::get<MbsExplore>(setting);
+  // MIN:MAX is explore over a range; the message names what was given.
+  const std::string given = e.min || e.max ? fmt::format("{}:{} (explore over a range)",
+                                                         e.min.value_or(1), e.max.value_or(P))
+                                           : "explore";
   if (!model.transformer)
-    throw RuleError(fmt::format(
-        "micro_batch_size = explore is limited to transformer models, and '{}' is not one "
-        "(the platform gives a runtime error); use auto, none or an integer",
-        model.name));
+    throw RuleError(
+        fmt::format("micro_batch_size = {} is limited to transformer models, and '{}' is not one "
+                    "(the platform gives a runtime error); use auto, none or an integer",
+                    given, model.name));
   if (!compile_only)
     throw RuleError(fmt::format(
         "micro_batch_size = explore{} runs only in compile-only mode: add --compile-only "

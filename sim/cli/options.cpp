@@ -105,8 +105,9 @@ std::optional<po::variables_map> parse_options(
     for (const auto& o : desc.options()) names.push_back("--" + o->long_name());
     std::string given = e.get_option_name();
     const std::string name = given.substr(0, given.find('='));
-    std::string hint = did_you_mean(name, names);
-    if (hint.empty()) hint = other_commands_hint(name);
+    // An option of other commands is named as theirs before any near spelling of this one's.
+    std::string hint = other_commands_hint(name);
+    if (hint.empty()) hint = did_you_mean(name, names);
     throw InputError(fmt::format("unrecognised option '{}'{}", given, hint));
   } catch (const po::too_many_positional_options_error&) {
     // Read every positional argument once more, to name the first one too many.

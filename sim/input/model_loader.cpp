@@ -404,10 +404,19 @@ static void read_model_into(ModelSpec& s, const YAML::Node& root, const std::str
   const FamilyInput in{m, train_data_block(root, file), file, seq_len};
   reader_of(family->architecture)(in, s);
   check_size(s);
-  // Keys the Model Zoo defines that the reading never looked at: they change no cost.
+  // Keys the Model Zoo defines that the reading never looked at: they change no cost, but
+  // LoRA's adapters (Hu et al. 2021) do, and csxsim does not model them.
   for (const auto& kv : m.node()) {
     const std::string key = kv.first.Scalar();
-    if (!m.consulted().count(key) && std::find(known.begin(), known.end(), key) != known.end())
+    if (m.consulted().count(key) || std::find(known.begin(), known.end(), key) == known.end())
+      continue;
+    if (key == "lora_params")
+      s.warnings.push_back(fmt::format(
+          "{}: LoRA is not modelled: csxsim trains and updates every parameter, as full "
+          "fine-tuning does (the adapters would train few weights: fewer weight gradients, "
+          "MemoryX updates and optimizer state)",
+          m.where(key)));
+    else
       s.ignored_keys.push_back(key);
   }
 }

@@ -311,7 +311,9 @@ void override_parameter(PlatformSpec& spec, const std::string& key, const std::s
     if (dot == std::string::npos)
       for (const auto& k : all)
         if (k.ends_with("." + key)) hint = fmt::format(" (did you mean '{}'?)", k);
-    throw InputError(fmt::format("{} {}={}: unknown key{}", flag, key, value, hint));
+    // As given: --platform-override KEY=VALUE, --variant NAME:KEY=VALUE.
+    const char* joined = flag.starts_with("--variant ") ? ":" : " ";
+    throw InputError(fmt::format("{}{}{}={}: unknown key{}", flag, joined, key, value, hint));
   }
   YAML::Node n;
   n[key.substr(dot + 1)] = value;

@@ -254,6 +254,8 @@ void read_resnet(const FamilyInput& in, ModelSpec& s) {
   if (in.seq_len)
     throw InputError(
         fmt::format("{}: --seq-len applies to transformer models; this is a CNN", in.file));
+  // csxsim's ResNet-50 has batch normalization (He et al. 2016), which decides its batching.
+  (void)in.model.get_choice("norm_layer", {"batchnorm2d"}, "batchnorm2d");
   s.num_classes = in.model.get_int_opt("num_classes", 1, kMaxVocab).value_or(1000);
   s.num_channels = in.model.get_int_opt("num_channels", 1, 1000).value_or(3);
   s.image_size = square_side(in.model, "image_size", 224);

@@ -108,7 +108,7 @@ struct ModelSpec {
   // What the reading found, for `describe` and warnings.
   std::vector<std::string> modelled;      // features modelled, e.g. "grouped-query attention"
   std::vector<std::string> ignored_keys;  // Model Zoo keys present that do not change costs
-  std::vector<std::string> warnings;      // keys the Model Zoo does not define (did-you-mean)
+  std::vector<std::string> warnings;      // keys the Model Zoo does not define (did-you-mean), LoRA
 
   [[nodiscard]] bool transformer() const {
     return architecture != Architecture::kResNet && architecture != Architecture::kMlp;

@@ -408,6 +408,9 @@ for args in (["run", "gpt3_xl", "--batch-size", "8"], ["describe", "gpt3_xl"], [
 # A data folder without that model names the folder it looked in.
 with tempfile.TemporaryDirectory() as d:
     os.mkdir(os.path.join(d, "platforms"))
+    expect(["run", "gpt3_xl", "--batch-size", "8"], 2, err_has=[f"CSXSIM_DATA_DIR={d}: no models/ folder there"],
+           env={**os.environ, "CSXSIM_DATA_DIR": d})
+    os.mkdir(os.path.join(d, "models"))
     expect(["run", "gpt3_xl", "--batch-size", "8"], 2,
            err_has=[f"gpt3_xl: no such file, and no model of that name in {d}/models/ (CSXSIM_DATA_DIR)"],
            env={**os.environ, "CSXSIM_DATA_DIR": d})
@@ -425,6 +428,14 @@ with tempfile.TemporaryDirectory() as d:
     os.chmod(priv, 0o600)
     expect(["run", "scenarios/gpt3_xl_1x_cs2.yaml", "--csv", priv, "-q"], 0)
     check(os.stat(priv).st_mode & 0o777 == 0o600, f"mode kept: {oct(os.stat(priv).st_mode)}")
+# LoRA (lora_params) is not modelled: a warning says so, and describe does not list it as a key
+# without effect.
+with tempfile.TemporaryDirectory() as d:
+    lora = os.path.join(d, "lora.yaml")
+    with open(lora, "w") as fh:
+        fh.write(open("models/gpt2_small.yaml").read().replace("model:\n", "model:\n  lora_params:\n    r: 16\n", 1))
+    r = expect(["describe", lora], 0, err_has=["model.lora_params: LoRA is not modelled: csxsim trains and updates every parameter"])
+    check("lora_params" not in r.stdout, f"describe lists no LoRA key as without effect: {r.stdout}")
 # merge reads no data folder: a bad CSXSIM_DATA_DIR does not stop it.
 with tempfile.TemporaryDirectory() as d:
     one, out = os.path.join(d, "one.csv"), os.path.join(d, "out.csv")

@@ -2,7 +2,6 @@
 #include "cli/output_flags.hpp"
 
 #include <fmt/format.h>
-#include <filesystem>
 
 #include "app/results_output.hpp"
 #include "common/errors.hpp"
@@ -14,13 +13,9 @@ namespace csx::cli {
 namespace {
 
 // True when a and b name one file, also spelled differently and not yet created.
+// A link to a file not yet written is that file (the output is written through the link).
 bool same_path(const std::string& a, const std::string& b) {
-  namespace fs = std::filesystem;
-  std::error_code ec1, ec2;
-  // A link to a file not yet written is that file (the output is written through the link).
-  const auto ca = fs::weakly_canonical(fs::absolute(link_target(a), ec1), ec1);
-  const auto cb = fs::weakly_canonical(fs::absolute(link_target(b), ec2), ec2);
-  return a == b || (!ec1 && !ec2 && ca == cb);
+  return a == b || written_path(a) == written_path(b);
 }
 
 }  // namespace

@@ -17,6 +17,13 @@ std::string link_target(const std::string& path) {
   return p.string();
 }
 
+std::string written_path(const std::string& path) {
+  namespace fs = std::filesystem;
+  std::error_code ec;
+  const fs::path target = fs::weakly_canonical(fs::absolute(link_target(path), ec), ec);
+  return ec ? path : target.string();
+}
+
 std::string path_named_by(const std::string& naming_file, const std::string& value) {
   namespace fs = std::filesystem;
   const fs::path named(value);

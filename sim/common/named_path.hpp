@@ -11,6 +11,11 @@ namespace csx {
 // follows it; else the path itself. Never throws.
 [[nodiscard]] std::string link_target(const std::string& path);
 
+// The file a write to `path` lands in: its links followed (link_target), made absolute and
+// canonical as far as it exists, so every name of one file gives one text; `path` itself when
+// that fails. Never throws.
+[[nodiscard]] std::string written_path(const std::string& path);
+
 // `value` as written in `naming_file`: an absolute path is kept, a relative one is joined to
 // the directory of `naming_file` (itself absolute or relative to the working directory), or,
 // when `naming_file` is a symbolic link, of the file it links to (links followed, at most 40).

@@ -11,7 +11,6 @@
 #include <cerrno>
 #include <csignal>
 #include <cstring>
-#include <filesystem>
 #include <string_view>
 
 #include "common/errors.hpp"
@@ -91,13 +90,10 @@ int hold(const std::string& path) {
 
 namespace {
 
-// The lock sits beside the file written: through a symbolic link, beside its target, and in
-// the target's real folder, so every name of one file takes one lock.
+// The lock sits beside the file written (written_path), so every name of one file takes one
+// lock.
 std::string lock_path_of(const std::string& path) {
-  namespace fs = std::filesystem;
-  std::error_code ec;
-  const fs::path target = fs::weakly_canonical(fs::absolute(link_target(path), ec), ec);
-  return (ec ? path : target.string()) + ".lock";
+  return written_path(path) + ".lock";
 }
 
 }  // namespace

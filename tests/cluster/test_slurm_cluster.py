@@ -2,8 +2,8 @@
 (`tools/bootstrap --cluster`), starts munged, slurmctld and slurmd on this host from a
 configuration in a temporary folder, then checks that every way of running the grid gives the
 unsharded sweep's bytes: `tools/slurm-sweep --wait` (4 array tasks and a merge); a task
-cancelled in the middle of its shard, then `--resume`; slurmd killed while a task runs, restarted,
-then `--resume`; GNU parallel on the local host (`-S :`). Stops every daemon it started, by
+cancelled in the middle of its shard, then `--resume`; slurmd killed while a task runs, restarted
+(tasks Slurm lost across the restart are cancelled), then `--resume`; GNU parallel on the local host (`-S :`). Stops every daemon it started, by
 the process id it recorded, however it ends. Needs root (the daemons run as root).
 
 usage: test_slurm_cluster.py CSXSIM"""
@@ -330,7 +330,18 @@ def run_checks(cluster, d):
     cluster.start_slurmd()
     stamp(f"3. slurmd restarted (pid {cluster.daemons['slurmd'].pid}), node "
           f"{cluster.node_state()}")
-    merge_state = wait_job_final(cluster, merge, 90)
+    try:
+        merge_state = wait_job_final(cluster, merge, 45)
+    except Failed:
+        # Slurm can lose the tasks that ran while slurmd was down: slurmctld keeps them RUNNING
+        # with no process behind them (seen once in CI, node idle after the restart). An
+        # administrator cancels them; --resume below must still give the same bytes.
+        states = {i: cluster.job_field(f"{array}_{i}", "JobState") for i in range(SHARDS)}
+        steps = cluster.cmd(["pgrep", "-a", "slurmstepd"], check_rc=False).stdout.strip()
+        stamp(f"3. merge not ended 45 s after the restart: tasks {states}; slurmstepd "
+              f"processes: {steps or 'none'}; scancel {array} {merge}, as an administrator would")
+        cluster.cmd(["scancel", array, merge], check_rc=False)
+        merge_state = wait_job_final(cluster, merge, 40)
     states = {i: cluster.job_field(f"{array}_{i}", "JobState") + " restarts " +
               cluster.job_field(f"{array}_{i}", "Restarts") for i in range(SHARDS)}
     stamp(f"3. after the restart: tasks {states}, merge {merge_state}")

@@ -341,7 +341,20 @@ def run_checks(cluster, d):
         stamp(f"3. merge not ended 45 s after the restart: tasks {states}; slurmstepd "
               f"processes: {steps or 'none'}; scancel {array} {merge}, as an administrator would")
         cluster.cmd(["scancel", array, merge], check_rc=False)
-        merge_state = wait_job_final(cluster, merge, 40)
+        merge_state = wait_job_final(cluster, merge, 30)
+        try:
+            wait_until(lambda: not cluster.cmd(["squeue", "-h"], check_rc=False).stdout.strip(),
+                       15, "the cancelled tasks leave the queue")
+        except Failed:
+            # Tasks stuck COMPLETING (their epilog never confirmed): the node is set down,
+            # which ends them, and resumed.
+            stamp("3. still queued: " + cluster.cmd(["squeue", "-h", "-o", "%i %T"],
+                                                     check_rc=False).stdout.strip().replace(
+                "\n", ", ") + "; node set down and resumed, as an administrator would")
+            cluster.cmd(["scontrol", "update", "nodename=csxnode", "state=down",
+                         "reason=tasks lost across slurmd's restart"])
+            cluster.cmd(["scontrol", "update", "nodename=csxnode", "state=resume"])
+            cluster.wait_idle_or_busy(20)
     states = {i: cluster.job_field(f"{array}_{i}", "JobState") + " restarts " +
               cluster.job_field(f"{array}_{i}", "Restarts") for i in range(SHARDS)}
     stamp(f"3. after the restart: tasks {states}, merge {merge_state}")

@@ -238,5 +238,11 @@ try:
     check(False, "a variant value smuggling a second key: no error")
 except csxsim.InputError as e:
     check("a value holds no ',' or '='" in str(e), str(e))
+# csv='-' is the CLI's standard output; the module writes none (the text is Result.csv).
+try:
+    csxsim.sweep("scenarios/gpt3_xl_4x_cs2.yaml", num_csx=1, batch_size=64, csv="-")
+    check(False, "sweep(csv='-'): no error")
+except csxsim.InputError as e:
+    check("sweep(csv='-'): the module writes no standard output" in str(e), str(e))
 
 finish()

@@ -229,6 +229,9 @@ def sweep(*args, **options):
     kept there); resume=True keeps the finished points already in it (the CLI's --resume).
     """
     scenario, request = _request("sweep", *args, **options)
+    if request.get("csv") == "-":  # the CLI's standard output; here the text is Result.csv
+        raise InputError("sweep(csv='-'): the module writes no standard output; the CSV text "
+                         "is the Result's .csv (csv=PATH also writes it to a file)")
     if request.get("resume") and "csv" not in request:
         raise InputError("resume=True needs csv=PATH: the CSV whose finished points to keep")
     return _result(_csxsim.sweep(scenario, request))

@@ -210,6 +210,16 @@ double input_samples_per_csx(const io::Scenario& s, const Job::Pass& p) {
          static_cast<double>(s.input_workers_per_csx);
 }
 
+namespace {
+
+// A trace holds one track per CS-X up to kTracedSystems; beyond, the fullest one (and those
+// --trace-systems picks).
+bool representative_trace(const Job& job) {
+  return job.num_csx > engine::kTracedSystems;
+}
+
+}  // namespace
+
 search::SearchRequest search_request(const Job& job, const Job::Pass& p) {
   search::SearchRequest req;
   req.resolution = p.resolution;
@@ -223,8 +233,7 @@ search::SearchRequest search_request(const Job& job, const Job::Pass& p) {
   req.simulated_steps = job.scenario.simulated_steps;
   req.record_trace = job.record_trace;
   req.trace_max_events = job.trace_max_events;
-  // One track per CS-X up to kTracedSystems; beyond, the fullest one (and those picked).
-  req.traced_systems = job.num_csx <= engine::kTracedSystems ? job.num_csx : 1;
+  req.traced_systems = representative_trace(job) ? 1 : job.num_csx;
   req.auto_min_speedup = job.scenario.auto_min_speedup;
   req.interval = job.interval;
   req.input_samples_per_s = input_samples_per_csx(job.scenario, p);
@@ -241,9 +250,8 @@ std::vector<PassResult> run_job(const Job& job) {
         req, [&job](const std::vector<engine::SimulationInput>& in, bool record_trace) {
           engine::Options options;
           if (record_trace) {
-            // One track per CS-X up to kTracedSystems; beyond, the fullest one and the picked.
             options.record_trace = true;
-            options.representative = job.num_csx > engine::kTracedSystems;
+            options.representative = representative_trace(job);
             if (options.representative) options.shown_systems = job.trace_systems;
           }
           return engine::simulate_all(in, options, job.simulation_processes);

@@ -12,11 +12,13 @@
 namespace csx::model {
 namespace {
 
-// Activation names Model Zoo configs use (gelu, quick_gelu, relu, swiglu, geglu in the shipped
-// configs) and their usual relatives; the GLU variants gate the FFN with a third matrix.
+// The GLU variants gate the FFN with a third matrix. The Model Zoo's activations (ACT2FN,
+// src/cerebras/modelzoo/layers/activations.py), read in any case as its get_activation does; bliglu
+// (a bilinear GLU, Shazeer 2020) stays from csxsim's earlier list.
 const std::vector<std::string> kNonlinearities{
-    "gelu", "gelu_new", "gelu_fast", "quick_gelu", "relu",  "relu6", "leaky_relu", "silu",  "swish",
-    "tanh", "sigmoid",  "linear",    "swiglu",     "geglu", "reglu", "liglu",      "bliglu"};
+    "gelu",   "gelu_new",   "gelu_fast", "quick_gelu", "squared_gelu", "relu",  "squared_relu",
+    "relu6",  "leaky_relu", "silu",      "swish",      "mish",         "tanh",  "sigmoid",
+    "linear", "swiglu",     "geglu",     "reglu",      "liglu",        "bliglu"};
 const std::vector<std::string> kPositions{"learned",  "fixed", "rotary", "alibi",
                                           "relative", "None",  "none"};
 const std::vector<std::string> kNorms{"layernorm", "rmsnorm", "biasless-layernorm"};
@@ -106,7 +108,7 @@ Stack read_stack(const io::Block& m, const StackKeys& k, const StackDefaults& de
   else if (st.num_kv_heads < st.num_heads)
     note(spec, fmt::format("grouped-query attention ({} kv heads)", st.num_kv_heads));
 
-  st.nonlinearity = m.get_choice(k.nonlinearity, kNonlinearities, def.nonlinearity);
+  st.nonlinearity = m.get_choice_any_case(k.nonlinearity, kNonlinearities, def.nonlinearity);
   st.gated_ffn = gated(st.nonlinearity);
   if (st.gated_ffn) note(spec, st.nonlinearity + " FFN");
   st.position = m.get_choice("position_embedding_type", kPositions, def.position);

@@ -316,6 +316,17 @@ std::string Block::get_choice(const std::string& key, const std::vector<std::str
       fmt::format("{} = '{}': must be one of {}{}", where(key), v, list, did_you_mean(v, allowed)));
 }
 
+std::string Block::get_choice_any_case(const std::string& key,
+                                       const std::vector<std::string>& allowed,
+                                       const std::string& fallback) const {
+  if (!has_value(key)) return fallback;
+  std::string v = get_string(key);
+  std::transform(v.begin(), v.end(), v.begin(),
+                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+  if (std::find(allowed.begin(), allowed.end(), v) != allowed.end()) return v;
+  return get_choice(key, allowed, fallback);  // refused with the value as written
+}
+
 void Block::require_known_keys(const std::vector<std::string>& known) const {
   for (const auto& kv : node_) {
     const std::string key = kv.first.Scalar();

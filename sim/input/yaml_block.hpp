@@ -68,6 +68,11 @@ class Block {
   [[nodiscard]] std::string get_choice(const std::string& key,
                                        const std::vector<std::string>& allowed,
                                        const std::string& fallback) const;
+  // The same, compared in lower case and returned in lower case (`allowed` is), as the Model
+  // Zoo reads an activation's name ("SwiGLU" is swiglu).
+  [[nodiscard]] std::string get_choice_any_case(const std::string& key,
+                                                const std::vector<std::string>& allowed,
+                                                const std::string& fallback) const;
 
   // For an absent `key`: " ('KEY2' is there; did you mean 'KEY'?)" naming a present key that
   // may be its typo, else "".

@@ -427,3 +427,36 @@ derived:
   EXPECT_THROW((void)csx::io::load_yaml_file(t.write("diff.yaml", "a: 1\nb: 2\na: 3\n")),
                csx::InputError);
 }
+
+// The Model Zoo reads an activation's name in any case (get_activation lowers it) and knows
+// squared_relu (So et al. 2021), squared_gelu and mish: none gates the FFN, so a block holds
+// the 2 x h x f FFN weights of gelu; "SwiGLU" gates it with a third (3 x h x f).
+TEST(FamilyCosts, ActivationNamesAsTheModelZooReadsThem) {
+  TempFiles t;
+  const double h = 64, f = 256;
+  // GPT-2 block: QKV and output projections (4 h^2 + 4 h biases), FFN (2 h f + f + h), 2 LayerNorms
+  // (4 h).
+  const double plain = 4 * h * h + 4 * h + 2 * h * f + f + h + 4 * h;
+  auto block_parameters = [&](const std::string& act) {
+    const auto spec = load_model(t.write("act.yaml", R"(model:
+  name: gpt2
+  vocab_size: 1000
+  hidden_size: 64
+  num_hidden_layers: 2
+  num_heads: 4
+  filter_size: 256
+  max_position_embeddings: 128
+  nonlinearity: )" + act + "\n"));
+    return layer(layer_costs(spec), "block.1").parameters;
+  };
+  for (const char* act : {"squared_relu", "squared_gelu", "mish", "GeLU", "gelu"})
+    EXPECT_EQ(block_parameters(act), i64(plain)) << act;
+  // Gated: the FFN's first matrix is doubled (2 h f + 2 f biases), the second stays.
+  EXPECT_EQ(block_parameters("SwiGLU"), i64(plain + h * f + f));
+  try {
+    (void)block_parameters("gleu");
+    ADD_FAILURE() << "gleu read";
+  } catch (const csx::InputError& e) {
+    EXPECT_TRUE(contains(e.what(), "did you mean 'gelu'?")) << e.what();
+  }
+}

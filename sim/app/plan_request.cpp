@@ -78,8 +78,8 @@ PlanOutcome execute_plan(const PlanRequest& q) {
   }
   if (batches.empty())
     throw InputError(
-        fmt::format("{}: no training batch size in the file; pass --batch-size (a list is fine)",
-                    q.model_path));
+        fmt::format("{}: no training batch size in the file; pass --batch-size (a list is fine){}",
+                    q.model_path, scenario.batch_size_hint));
   auto setups = platform_setups(q.overrides, q.variants, scenario.platform, scenario.platform_where,
                                 data_dir());
   // The searched num_csx is named by the plan's cluster, not by a flag, under --deadline.

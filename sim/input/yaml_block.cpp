@@ -218,6 +218,7 @@ bool Block::has_value(const std::string& key) const {
 }
 
 std::string Block::near_miss(const std::string& key) const {
+  if (has(key) && node_[key].IsNull()) return fmt::format(" ({} is empty)", where(key));
   std::string hint;
   if (node_.IsMap())
     for (const auto& kv : node_)

@@ -75,7 +75,7 @@ class Block {
                                                 const std::string& fallback) const;
 
   // For an absent `key`: " ('KEY2' is there; did you mean 'KEY'?)" naming a present key that
-  // may be its typo, else "".
+  // may be its typo, else ""; for a `key` without a value: " (FILE:LINE: PATH.KEY is empty)".
   [[nodiscard]] std::string near_miss(const std::string& key) const;
 
   // Blocks we own: every key must be in `known`, else InputError with a did-you-mean.

@@ -80,6 +80,10 @@ RunResult execute_run(const RunRequest& q) {
   // Now that the model and platform files are known, none of them may be overwritten either.
   check_outputs({{q.csv, "--csv"}, {q.trace, "--trace"}, {q.json, "--json"}},
                 input_files(q.scenario_file, scenario, {job.platform.source}));
+  // A num_csx not given is said on standard error, also with --quiet (as the notices below).
+  if (job.num_csx_defaulted)
+    fmt::print(stderr, "note: num_csx is not set in {}; using 1 (pass --num-csx)\n",
+               job.scenario.file);
   run.results = run_job(job);
   // A setting moved to a supported value is said on standard error, also with --quiet.
   for (const auto& r : run.results)

@@ -59,9 +59,6 @@ void print_job_header(std::FILE* out, const app::Job& job) {
              m.transformer() ? fmt::format("seq_len {}", m.seq_len) : std::string("images"),
              job.num_csx, job.platform_label, job.scenario.compile_only ? ", compile-only" : "",
              job.overrides_text.empty() ? "" : fmt::format(" (overrides: {})", job.overrides_text));
-  if (job.num_csx_defaulted)
-    fmt::print(stderr, "note: num_csx is not set in {}; using 1 (pass --num-csx)\n",
-               job.scenario.file);
 }
 
 // One pass: its candidates' table and the chosen one's breakdown.

@@ -205,4 +205,9 @@ with tempfile.TemporaryDirectory() as d:
 # 0.001 x 2 x 2 = 0.004/s), not 0.00.
 r = expect(["run", "vit_base_patch16", "--input-rate", "0.001"], 0)
 check(re.search(r" 0\.004 .*<- chosen", r.stdout) is not None, "the table shows 0.004 samples/s")
+# --quiet prints nothing on stdout but keeps the notes: num_csx defaulted to 1 (the models/
+# file sets none) and the MBS moved from 40 to 32 (64 samples in 2 microbatches of 32).
+r = expect(["run", "gpt3_xl", "--batch-size", "64", "--micro-batch-size", "40", "-q"], 0)
+check(r.stdout == "" and "note: num_csx is not set in" in r.stderr and
+      "moved to the nearest supported value 32" in r.stderr, f"run -q: {r.stdout!r} {r.stderr!r}")
 finish()

@@ -187,10 +187,14 @@ Job make_job(const io::Scenario& s, const Overrides& o, const std::string& data_
       p.resolution = batching::resolve(
           p.setting, p.split, {s.model.label, s.model.transformer(), s.model.batch_norm()},
           job.scenario.compile_only, o.max_explore.value_or(batching::kMaxExploreCandidates));
-    } catch (const RuleError& e) {
+    } catch (const std::exception& e) {  // a RuleError stays one; --max-explore's InputError
       const char* pass = train ? "training" : "eval";
-      if (where.empty()) throw RuleError(fmt::format("{} pass: {}", pass, e.what()));
-      throw RuleError(fmt::format("{}: {} pass: {}", where, pass, e.what()));
+      const std::string what = where.empty()
+                                   ? fmt::format("{} pass: {}", pass, e.what())
+                                   : fmt::format("{}: {} pass: {}", where, pass, e.what());
+      if (dynamic_cast<const RuleError*>(&e)) throw RuleError(what);
+      if (dynamic_cast<const InputError*>(&e)) throw InputError(what);
+      throw;
     }
   }
   return job;

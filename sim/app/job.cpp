@@ -18,7 +18,9 @@ std::string platform_label(const std::string& name, const std::string& variant) 
   return variant.empty() ? name : name + "+" + variant;
 }
 
-std::int64_t steps_for_tokens(double tokens, const Job& job) {
+std::int64_t steps_for_tokens(double tokens, const Job& job, const std::string& tokens_text) {
+  const std::string flag = tokens_text.empty() ? fmt::format("--tokens = {:g}", tokens)
+                                               : fmt::format("--tokens {}", tokens_text);
   const auto& m = job.scenario.model;
   if (job.passes.front().pass != model::Pass::kTrain)
     throw InputError("--tokens: a token budget is for training; this run only evaluates");
@@ -28,13 +30,11 @@ std::int64_t steps_for_tokens(double tokens, const Job& job) {
   const double per_step =
       static_cast<double>(job.passes.front().batch_size) * static_cast<double>(m.seq_len);
   if (tokens < per_step)
-    throw InputError(
-        fmt::format("--tokens = {:g}: below one step of batch_size {} x seq_len {} = {:g} tokens",
-                    tokens, job.passes.front().batch_size, m.seq_len, per_step));
+    throw InputError(fmt::format("{}: below one step of batch_size {} x seq_len {} = {:g} tokens",
+                                 flag, job.passes.front().batch_size, m.seq_len, per_step));
   if (tokens / per_step > kMaxTrainingSteps)
-    throw InputError(fmt::format("--tokens = {:g}: {:g} steps of {:g} tokens; at most {:g} steps",
-                                 tokens, std::ceil(tokens / per_step), per_step,
-                                 kMaxTrainingSteps));
+    throw InputError(fmt::format("{}: {:g} steps of {:g} tokens; at most {:g} steps", flag,
+                                 std::ceil(tokens / per_step), per_step, kMaxTrainingSteps));
   return static_cast<std::int64_t>(std::ceil(tokens / per_step));
 }
 
@@ -151,7 +151,7 @@ Job make_job(const io::Scenario& s, const Overrides& o, const std::string& data_
           "batch_size {} x seq_len {} = {:.3g} tokens per step: more than 2^53 (9.0e15)",
           p.batch_size, s.model.seq_len,
           static_cast<double>(p.batch_size) * static_cast<double>(s.model.seq_len)));
-  if (o.tokens) job.training_steps = steps_for_tokens(*o.tokens, job);
+  if (o.tokens) job.training_steps = steps_for_tokens(*o.tokens, job, o.tokens_text);
   // One cap on the training length, however it is given (--steps, --tokens, max_steps).
   if (job.training_steps && static_cast<double>(*job.training_steps) > kMaxTrainingSteps)
     throw InputError(fmt::format("{} = {}: at most {:g} training steps",

@@ -27,6 +27,7 @@ struct Overrides {
   bool compile_only = false;
   std::optional<std::int64_t> training_steps;  // steps, for time to train
   std::optional<double> tokens;  // token budget: training steps = ceil(tokens / tokens per step)
+  std::string tokens_text;       // --tokens as typed ("300B"), for messages
   std::optional<std::int64_t> simulated_steps;  // steps simulated (2 to 100)
   // --input-rate: samples/s one dataloader process delivers (wins over the file's
   // simulation.input_samples_per_s; docs/model.md#input-pipeline).
@@ -108,8 +109,9 @@ struct PassResult {
 
 // Training steps for a token budget: ceil(tokens / (training batch x seq_len)). Throws
 // InputError for an eval-only job, a model without tokens, a budget below one step or above
-// 1e15 steps.
-[[nodiscard]] std::int64_t steps_for_tokens(double tokens, const Job& job);
+// 1e15 steps; the messages echo `tokens_text` ("--tokens 300B") when given, else the number.
+[[nodiscard]] std::int64_t steps_for_tokens(double tokens, const Job& job,
+                                            const std::string& tokens_text = "");
 
 // Runs the search of each pass (simulations in child processes, job.simulation_processes at
 // once): one result per pass, in the job's order. Throws std::runtime_error when a simulation

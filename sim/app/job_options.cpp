@@ -40,6 +40,7 @@ Overrides read_overrides(const GivenOptions& given, bool grid) {
     if (o.training_steps)
       throw InputError("--steps and --tokens both set the training length: pass one");
     o.tokens = parse_amount(*tokens, "--tokens");
+    o.tokens_text = *tokens;
   }
   // A whole number of any sign goes to make_job's range check (2 to 100), which names it.
   if (const auto sim_steps = given.text("sim-steps"))

@@ -134,7 +134,10 @@ SearchOutcome run_search(const SearchRequest& req, const Simulator& simulate) {
                                        evaluated, req.auto_min_speedup);
   out.chosen = choice.chosen;
   out.decision = choice.decision;
-  if (input) out.decision += " (each candidate's step without the input, as the compiler chooses)";
+  if (input)
+    out.decision +=
+        "; compared on each candidate's step without the input, as the compiler chooses (the "
+        "table's step_time_s includes the input)";
   if (!out.chosen) return out;
   auto& chosen = out.rows[*out.chosen];
   chosen.chosen = true;

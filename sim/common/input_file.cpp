@@ -2,6 +2,9 @@
 #include "common/input_file.hpp"
 
 #include <fmt/format.h>
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
 #include <filesystem>
 
 #include "common/did_you_mean.hpp"
@@ -34,6 +37,10 @@ void check_input_file(const std::string& path, const std::string& kind, std::uin
   if (fs::file_size(path, ec) > max_bytes)
     throw InputError(
         fmt::format("{}: larger than {} MiB, not a csxsim {} file", path, max_bytes >> 20, kind));
+  std::FILE* f = std::fopen(path.c_str(), "rb");
+  if (f == nullptr)
+    throw InputError(fmt::format("{}: cannot be read ({})", path, std::strerror(errno)));
+  std::fclose(f);
 }
 
 }  // namespace csx

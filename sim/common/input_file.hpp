@@ -11,7 +11,8 @@ namespace csx {
 // Throws InputError: "PATH: no such file" (with a did-you-mean, or "(FOLDER is a file, not a
 // folder)"), "PATH: a symbolic link to TARGET, which does not exist", "PATH: a loop of symbolic
 // links", "PATH: is a directory, expected a KIND file", "PATH: is not a regular file", "PATH:
-// larger than N MiB, not a csxsim KIND file".
+// larger than N MiB, not a csxsim KIND file", "PATH: cannot be read (REASON)" (e.g. Permission
+// denied).
 void check_input_file(const std::string& path, const std::string& kind, std::uintmax_t max_bytes);
 
 }  // namespace csx

@@ -7,6 +7,7 @@
 #include <charconv>
 #include <cmath>
 #include <fstream>
+#include <iterator>
 #include <limits>
 #include <map>
 
@@ -148,6 +149,46 @@ void reject_nul_byte(const std::string& path) {
                       path, n, col + 1));
 }
 
+// yaml-cpp ends a quoted scalar at the end of the stream when its closing quote is missing
+// (`b: "10` then the rest of the file read as part of the string); PyYAML, which the Cerebras
+// stack reads configs with, refuses such a file ("while scanning a quoted scalar"). Each quoted
+// scalar (tag "!") is followed from its opening quote in the file's text, with YAML's escapes
+// (\" in double quotes, '' in single ones; YAML 1.2, sec. 7.3); one that reaches the end is
+// refused where it opens.
+void reject_unclosed_quotes(const YAML::Node& n, const std::string& text, Walk& walk, int depth) {
+  walk.enter(depth);
+  if (n.IsMap()) {
+    for (const auto& kv : n) {
+      reject_unclosed_quotes(kv.first, text, walk, depth + 1);
+      reject_unclosed_quotes(kv.second, text, walk, depth + 1);
+    }
+    return;
+  }
+  if (n.IsSequence()) {
+    for (const auto& item : n) reject_unclosed_quotes(item, text, walk, depth + 1);
+    return;
+  }
+  if (!n.IsScalar() || n.Tag() != "!") return;
+  const YAML::Mark m = n.Mark();
+  if (m.pos < 0 || static_cast<std::size_t>(m.pos) >= text.size()) return;
+  const char quote = text[static_cast<std::size_t>(m.pos)];
+  if (quote != '"' && quote != '\'') return;
+  for (std::size_t i = static_cast<std::size_t>(m.pos) + 1; i < text.size(); ++i) {
+    if (quote == '"' && text[i] == '\\') {
+      ++i;
+    } else if (text[i] == quote) {
+      if (quote == '\'' && i + 1 < text.size() && text[i + 1] == '\'') {
+        ++i;
+        continue;
+      }
+      return;
+    }
+  }
+  throw InputError(fmt::format(
+      "{}:{}:{}: YAML syntax error: the quoted value opened here ({}) has no closing quote",
+      walk.path, m.line + 1, m.column + 1, quote));
+}
+
 YAML::Node load_yaml(const std::string& path, const Duplicates& rule) {
   check_input_file(path, "YAML", kMaxFileBytes);
   reject_nul_byte(path);
@@ -175,6 +216,12 @@ YAML::Node load_yaml(const std::string& path, const Duplicates& rule) {
         fmt::format("{}: holds {} YAML documents; csxsim reads one", path, docs.size()));
   YAML::Node root = docs.empty() ? YAML::Node() : docs.front();
   if (!root || root.IsNull()) throw InputError(fmt::format("{}: the file is empty", path));
+  {
+    std::ifstream in(path, std::ios::binary);
+    const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    Walk quotes{path};
+    reject_unclosed_quotes(root, text, quotes, 0);
+  }
   Walk check{path};
   resolve_duplicate_keys(root, check, 0, rule, !rule.later_wins);
   Walk merge{path};

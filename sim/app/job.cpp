@@ -113,6 +113,11 @@ Job make_job(const io::Scenario& s, const Overrides& o, const std::string& data_
     std::string where;
   };
   const auto file_batch = [&](bool train) -> FileBatch {
+    if (!train && !s.eval_batch_size_empty.empty())
+      throw InputError(fmt::format(
+          "{} is empty: give the eval batch size, leave the key out (the training batch is then "
+          "used) or pass --batch-size",
+          s.eval_batch_size_empty));
     const bool own = train || !s.eval_batch_size;
     const auto b = own ? s.batch_size : s.eval_batch_size;
     if (!b)

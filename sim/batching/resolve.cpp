@@ -123,10 +123,11 @@ Resolution resolve(const MbsSetting& setting, const BatchSplit& split, const Mod
   r.candidates = explore_candidates(P, lo, hi);
   if (static_cast<std::int64_t>(r.candidates.size()) > max_explore)
     throw InputError(fmt::format(
-        "micro_batch_size = explore: the range {}:{} holds {} supported sizes for the per-system "
+        "micro_batch_size = {}: the range {}:{} holds {} supported sizes for the per-system "
         "batch size {}, more than --max-explore {} (each is simulated and written as a row); "
-        "narrow it (--micro-batch-size MIN:MAX) or raise --max-explore",
-        lo, hi, r.candidates.size(), P, max_explore));
+        "narrow it (a range MIN:MAX) or raise --max-explore",
+        e.min || e.max ? fmt::format("{}:{}", e.min.value_or(1), e.max.value_or(P)) : "explore", lo,
+        hi, r.candidates.size(), P, max_explore));
   if (r.candidates.empty())
     throw RuleError(
         fmt::format("explore range {}:{} holds no supported micro_batch_size for "

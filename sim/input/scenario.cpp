@@ -308,6 +308,8 @@ void read_val_dataloader(const Block& val, Scenario& s) {
   val.warn_unknown_keys(dataloader_keys(), false, s.warnings);
   s.eval_batch_size = val.get_int_opt("batch_size");
   if (s.eval_batch_size) s.eval_batch_size_where = val.where("batch_size");
+  if (val.has("batch_size") && !val.has_value("batch_size"))
+    s.eval_batch_size_empty = val.where("batch_size");
   s.eval_mbs.dataloader = setting_in(val, "micro_batch_size");
   read_dataloader_processes(val, s.input_eval_processes_per_worker, s.eval_data_processor, s);
 }

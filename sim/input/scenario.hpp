@@ -58,6 +58,9 @@ struct Scenario {
   // No batch_size in the train dataloader: a present key that may be its typo (Block::near_miss).
   std::string batch_size_hint;
   std::optional<std::int64_t> eval_batch_size;  // val dataloader / eval_input (samples)
+  // "FILE:LINE: KEY" of an eval batch_size key without a value (an eval pass refuses it rather
+  // than take the training batch), else "".
+  std::string eval_batch_size_empty;
   // The TensorFlow files of the Model Zoo's R_1.7.0 layout set batch_size (and the eval one) per
   // system: the global batch is batch_size x num_csx (docs/modelzoo.md#model-zoo-files).
   bool batch_size_per_system = false;

@@ -188,18 +188,20 @@ Job make_job(const io::Scenario& s, const Overrides& o, const std::string& data_
     } catch (const InputError& e) {
       throw InputError(located(e));
     }
+    // The setting's source and the pass name the rules' errors, as the same kind.
+    const auto in_pass = [&](const std::exception& e) {
+      const char* pass = train ? "training" : "eval";
+      return where.empty() ? fmt::format("{} pass: {}", pass, e.what())
+                           : fmt::format("{}: {} pass: {}", where, pass, e.what());
+    };
     try {
       p.resolution = batching::resolve(
           p.setting, p.split, {s.model.label, s.model.transformer(), s.model.batch_norm()},
           job.scenario.compile_only, o.max_explore.value_or(batching::kMaxExploreCandidates));
-    } catch (const std::exception& e) {  // a RuleError stays one; --max-explore's InputError
-      const char* pass = train ? "training" : "eval";
-      const std::string what = where.empty()
-                                   ? fmt::format("{} pass: {}", pass, e.what())
-                                   : fmt::format("{}: {} pass: {}", where, pass, e.what());
-      if (dynamic_cast<const RuleError*>(&e)) throw RuleError(what);
-      if (dynamic_cast<const InputError*>(&e)) throw InputError(what);
-      throw;
+    } catch (const RuleError& e) {
+      throw RuleError(in_pass(e));
+    } catch (const InputError& e) {  // --max-explore's
+      throw InputError(in_pass(e));
     }
   }
   return job;

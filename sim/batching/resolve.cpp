@@ -100,10 +100,10 @@ Resolution resolve(const MbsSetting& setting, const BatchSplit& split, const Mod
     return r;
   }
   const auto& e = std::get<MbsExplore>(setting);
-  // MIN:MAX is explore over a range; the message names what was given.
-  const std::string given = e.min || e.max ? fmt::format("{}:{} (explore over a range)",
-                                                         e.min.value_or(1), e.max.value_or(P))
-                                           : "explore";
+  // MIN:MAX is explore over a range; the messages name what was given.
+  const std::string range =
+      e.min || e.max ? fmt::format("{}:{}", e.min.value_or(1), e.max.value_or(P)) : "";
+  const std::string given = range.empty() ? "explore" : range + " (explore over a range)";
   if (!model.transformer)
     throw RuleError(
         fmt::format("micro_batch_size = {} is limited to transformer models, and '{}' is not one "
@@ -113,7 +113,7 @@ Resolution resolve(const MbsSetting& setting, const BatchSplit& split, const Mod
     throw RuleError(fmt::format(
         "micro_batch_size = explore{} runs only in compile-only mode: add --compile-only "
         "(the platform compiles every candidate, which can take hours)",
-        e.min || e.max ? fmt::format(" {}:{}", e.min.value_or(1), e.max.value_or(P)) : ""));
+        range.empty() ? "" : " " + range));
   const std::int64_t lo = e.min.value_or(1), hi = std::min(e.max.value_or(P), P);
   if (lo > P)
     throw RuleError(fmt::format(
@@ -126,8 +126,7 @@ Resolution resolve(const MbsSetting& setting, const BatchSplit& split, const Mod
         "micro_batch_size = {}: the range {}:{} holds {} supported sizes for the per-system "
         "batch size {}, more than --max-explore {} (each is simulated and written as a row); "
         "narrow it (a range MIN:MAX) or raise --max-explore",
-        e.min || e.max ? fmt::format("{}:{}", e.min.value_or(1), e.max.value_or(P)) : "explore", lo,
-        hi, r.candidates.size(), P, max_explore));
+        range.empty() ? "explore" : range, lo, hi, r.candidates.size(), P, max_explore));
   if (r.candidates.empty())
     throw RuleError(
         fmt::format("explore range {}:{} holds no supported micro_batch_size for "

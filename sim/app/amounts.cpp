@@ -4,6 +4,8 @@
 #include <fmt/format.h>
 #include <charconv>
 #include <cmath>
+#include <cstdlib>
+#include <limits>
 #include <map>
 #include <optional>
 
@@ -13,16 +15,30 @@
 namespace csx::app {
 namespace {
 
-// A positive number followed by one of `units` (its multiplier), finite once multiplied;
-// nullopt otherwise.
-std::optional<double> scaled(const std::string& text, const std::map<std::string, double>& units) {
+// A positive number followed by one of `units` (its multiplier), finite once multiplied.
+struct Scaled {
+  std::optional<double> value;
+  bool too_large = false;  // a number beyond the largest double, as read or once multiplied
+};
+
+Scaled scaled(const std::string& text, const std::map<std::string, double>& units) {
   const char* end = text.data() + text.size();
   double v = 0;
   const auto [ptr, ec] = std::from_chars(text.data(), end, v);
-  if (ec != std::errc() || ptr == text.data() || !(v > 0)) return std::nullopt;
+  // Out of range is an overflow (1e400) or an underflow (1e-400, refused as not positive).
+  const bool overflow = ec == std::errc::result_out_of_range && ptr != text.data() &&
+                        std::strtod(text.c_str(), nullptr) == HUGE_VAL;
+  if ((ec != std::errc() && !overflow) || ptr == text.data() || (!overflow && !(v > 0))) return {};
   const auto unit = units.find(std::string(ptr, end));
-  if (unit == units.end() || !std::isfinite(v * unit->second)) return std::nullopt;
-  return v * unit->second;
+  if (unit == units.end()) return {};
+  if (overflow || !std::isfinite(v * unit->second)) return {std::nullopt, true};
+  return {v * unit->second};
+}
+
+// The refusal of a number too large to hold.
+InputError too_large(const std::string& flag, const std::string& text) {
+  return InputError(fmt::format("{} {}: too large (beyond {:.3g}, the largest number csxsim holds)",
+                                flag, text, std::numeric_limits<double>::max()));
 }
 
 }  // namespace
@@ -33,7 +49,9 @@ double parse_amount(const std::string& text, const std::string& flag) {
     for (const char c : {'K', 'k', 'M', 'B', 'G', 'T'}) m[std::string(1, c)] = amount_suffix(c);
     return m;
   }();
-  if (const auto v = scaled(text, scale)) return *v;
+  const auto v = scaled(text, scale);
+  if (v.value) return *v.value;
+  if (v.too_large) throw too_large(flag, text);
   throw InputError(fmt::format(
       "{} {}: expected a positive number, optionally with K, M, B or T (e.g. 1e12, 300B)", flag,
       text));
@@ -42,7 +60,9 @@ double parse_amount(const std::string& text, const std::string& flag) {
 double parse_duration_s(const std::string& text, const std::string& flag) {
   static const std::map<std::string, double> unit{{"s", 1},    {"m", 60},    {"min", 60},
                                                   {"h", 3600}, {"d", 86400}, {"w", 604800}};
-  if (const auto v = scaled(text, unit)) return *v;
+  const auto v = scaled(text, unit);
+  if (v.value) return *v.value;
+  if (v.too_large) throw too_large(flag, text);
   throw InputError(fmt::format(
       "{} {}: expected a positive duration with a unit s, min, h, d or w (e.g. 7d, 36h)", flag,
       text));

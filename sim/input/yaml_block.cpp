@@ -301,8 +301,9 @@ YAML::Node Block::scalar(const std::string& key) const {
 }
 
 std::int64_t Block::get_int(const std::string& key, std::int64_t min, std::int64_t max) const {
-  const auto v = parse_whole(scalar(key).Scalar(), where(key), min);
-  if (v > max) throw InputError(fmt::format("{} = {}: must be at most {}", where(key), v, max));
+  const std::string text = scalar(key).Scalar();
+  const auto v = parse_whole(text, where(key), min);
+  if (v > max) throw InputError(fmt::format("{} = {}: must be at most {}", where(key), text, max));
   return v;
 }
 

@@ -138,15 +138,28 @@ void apply_merge_keys(YAML::Node n, Walk& walk, int depth) {
 
 // A NUL byte (a binary file, or text in UTF-16) makes yaml-cpp report an unrelated escape
 // error: say what it is, where.
-void reject_nul_byte(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::string line;
-  for (int n = 1; std::getline(in, line); ++n)
-    if (const auto col = line.find('\0'); col != std::string::npos)
-      throw InputError(
-          fmt::format("{}:{}:{}: a NUL byte (0x00); YAML is text and holds none "
-                      "(a binary file, or text saved as UTF-16?)",
-                      path, n, col + 1));
+void reject_nul_byte(const std::string& path, const std::string& text) {
+  const auto at = text.find('\0');
+  if (at == std::string::npos) return;
+  const auto line_start = text.rfind('\n', at);
+  const auto col = line_start == std::string::npos ? at + 1 : at - line_start;
+  throw InputError(fmt::format(
+      "{}:{}:{}: a NUL byte (0x00); YAML is text and holds none "
+      "(a binary file, or text saved as UTF-16?)",
+      path, std::count(text.begin(), text.begin() + static_cast<std::ptrdiff_t>(at), '\n') + 1,
+      col));
+}
+
+// Line `line` (0-based) of `text`, without its newline; "" past the end.
+std::string line_of(const std::string& text, int line) {
+  std::size_t begin = 0;
+  for (int i = 0; i < line; ++i) {
+    begin = text.find('\n', begin);
+    if (begin == std::string::npos) return "";
+    ++begin;
+  }
+  const auto end = text.find('\n', begin);
+  return text.substr(begin, end == std::string::npos ? std::string::npos : end - begin);
 }
 
 // yaml-cpp ends a quoted scalar at the end of the stream when its closing quote is missing
@@ -191,22 +204,23 @@ void reject_unclosed_quotes(const YAML::Node& n, const std::string& text, Walk& 
 
 YAML::Node load_yaml(const std::string& path, const Duplicates& rule) {
   check_input_file(path, "YAML", kMaxFileBytes);
-  reject_nul_byte(path);
+  std::string text;
+  {
+    std::ifstream in(path, std::ios::binary);
+    text.assign(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+    if (in.bad()) throw InputError(fmt::format("{}: cannot be read", path));
+  }
+  reject_nul_byte(path, text);
   std::vector<YAML::Node> docs;
   try {
-    docs = YAML::LoadAllFromFile(path);
-  } catch (const YAML::BadFile&) {
-    throw InputError(fmt::format("{}: cannot be read", path));
+    docs = YAML::LoadAll(text);
   } catch (const YAML::DeepRecursion& e) {
     throw InputError(
         fmt::format("{}:{}: nests deeper than the YAML reader allows ({} levels); "
                     "not a csxsim input (they nest about 10 deep)",
                     path, e.mark.line + 1, e.depth()));
   } catch (const YAML::Exception& e) {
-    std::ifstream in(path);
-    std::string line;
-    for (int i = 0; i <= e.mark.line && std::getline(in, line);) ++i;
-    const bool tab = line.find('\t') != std::string::npos;
+    const bool tab = line_of(text, e.mark.line).find('\t') != std::string::npos;
     throw InputError(
         fmt::format("{}:{}:{}: YAML syntax error: {}{}", path, e.mark.line + 1, e.mark.column + 1,
                     e.msg, tab ? " (this line has a tab; YAML indents with spaces only)" : ""));
@@ -216,12 +230,8 @@ YAML::Node load_yaml(const std::string& path, const Duplicates& rule) {
         fmt::format("{}: holds {} YAML documents; csxsim reads one", path, docs.size()));
   YAML::Node root = docs.empty() ? YAML::Node() : docs.front();
   if (!root || root.IsNull()) throw InputError(fmt::format("{}: the file is empty", path));
-  {
-    std::ifstream in(path, std::ios::binary);
-    const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-    Walk quotes{path};
-    reject_unclosed_quotes(root, text, quotes, 0);
-  }
+  Walk quotes{path};
+  reject_unclosed_quotes(root, text, quotes, 0);
   Walk check{path};
   resolve_duplicate_keys(root, check, 0, rule, !rule.later_wins);
   Walk merge{path};

@@ -121,12 +121,13 @@ Job make_job(const io::Scenario& s, const Overrides& o, const std::string& data_
     const bool own = train || !s.eval_batch_size;
     const auto b = own ? s.batch_size : s.eval_batch_size;
     if (!b)
-      throw InputError(
-          fmt::format("{}: no {} batch size: set {} in the file or pass --batch-size{}", s.file,
-                      train ? "training" : "eval",
-                      train ? "trainer.fit.train_dataloader.batch_size (or train_input.batch_size)"
-                            : "trainer.fit.val_dataloader.batch_size (or eval_input.batch_size)",
-                      train ? s.batch_size_hint : ""));
+      throw InputError(fmt::format(
+          "{}: no {} batch size: set {} in the file or pass --batch-size{}", s.file,
+          train ? "training" : "eval",
+          train ? "trainer.fit.train_dataloader.batch_size (or train_input.batch_size)"
+                : "trainer.fit.val_dataloader.batch_size (or trainer.validate.val_dataloader's, "
+                  "or eval_input.batch_size)",
+          train ? s.batch_size_hint : ""));
     if (!s.batch_size_per_system) return {*b, own ? s.batch_size_where : s.eval_batch_size_where};
     if (*b > std::numeric_limits<std::int64_t>::max() / job.num_csx)
       throw InputError(fmt::format("{}: batch_size {} per system x num_csx {} overflows", s.file,

@@ -140,6 +140,27 @@ std::optional<Block> dataloader(const Block& parent, const std::string& key) {
   return Block(parent.file(), parent.key_path() + "." + key, n);
 }
 
+// The eval pass's dataloader: trainer.fit.val_dataloader (the eval during training), else
+// that of `cszoo validate` (trainer.validate.val_dataloader), else the first of
+// trainer.validate_all.val_dataloaders (Model Zoo Trainer YAML, Release 2.3.0 and later). A
+// validate block whose batch differs from fit's is named in a warning.
+std::optional<Block> eval_dataloader(const Block& trainer, std::optional<Block> fit_val,
+                                     std::vector<std::string>& warnings) {
+  std::optional<Block> other;
+  if (auto v = trainer.optional_child("validate")) other = dataloader(*v, "val_dataloader");
+  if (!other)
+    if (auto v = trainer.optional_child("validate_all")) other = dataloader(*v, "val_dataloaders");
+  if (!fit_val) return other;
+  if (other && other->has_value("batch_size") && fit_val->has_value("batch_size") &&
+      other->get_string("batch_size") != fit_val->get_string("batch_size"))
+    warnings.push_back(fmt::format(
+        "{} = {} differs from {} = {}: the eval pass takes fit's, the eval during training (for "
+        "`cszoo validate`'s, leave fit's out or pass --batch-size)",
+        other->where("batch_size"), other->get_string("batch_size"), fit_val->where("batch_size"),
+        fit_val->get_string("batch_size")));
+  return fit_val;
+}
+
 struct Flags {
   MbsSource global, train, validate;
 };
@@ -303,7 +324,7 @@ void read_train_dataloader(const Block& train, Scenario& s) {
   s.eval_data_processor = s.train_data_processor;
 }
 
-// The val dataloader (trainer.fit.val_dataloader or the legacy eval_input), as the train one.
+// The val dataloader (eval_dataloader's, or the legacy eval_input), as the train one.
 void read_val_dataloader(const Block& val, Scenario& s) {
   val.warn_unknown_keys(dataloader_keys(), false, s.warnings);
   s.eval_batch_size = val.get_int_opt("batch_size");
@@ -441,6 +462,7 @@ Scenario read_scenario_unchecked(const YAML::Node& root_node, const std::string&
       train = dataloader(*fit, "train_dataloader");
       val = dataloader(*fit, "val_dataloader");
     }
+    val = eval_dataloader(trainer, val, s.warnings);
     s.model = read_model_ref(root_node, init, file, data_dir, seq_len, train);
     if (auto backend = init.optional_child("backend"))
       if (auto cluster = backend->optional_child("cluster_config")) {

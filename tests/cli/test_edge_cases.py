@@ -470,4 +470,24 @@ for extra, bound in ((["--max-num-csx", "1000"], "up to 192 (the largest cluster
                      (["--batch-size", "2"], "up to 2 (one sample per system: the batch size)")):
     expect(["plan", "scenarios/gpt3_xl_1x_cs2.yaml", "--deadline", "1h", "--tokens", "1e12", *extra], 1,
            out_has=[f"cs2, batch_size {2 if '--batch-size' in extra else 528}: no num_csx {bound} meets 1.00 h"])
+# The eval batch of `cszoo validate` (trainer.validate.val_dataloader) is the eval pass's when
+# fit has no val dataloader, and trainer.validate_all's first otherwise; a validate batch that
+# differs from fit's is named. (Model Zoo Trainer YAML; the eval batch was the training one.)
+with tempfile.TemporaryDirectory() as d:
+    head = ("trainer:\n  init:\n    model: %s\n  fit:\n    train_dataloader: {batch_size: 528}\n"
+            % os.path.join(ROOT, "models", "gpt3_xl.yaml"))
+    cases = (("  validate:\n    val_dataloader: {batch_size: 64}\n", "64", None),
+             ("  validate_all:\n    val_dataloaders:\n    - {batch_size: 32}\n    - {batch_size: 16}\n", "32", None),
+             ("    val_dataloader: {batch_size: 96}\n  validate:\n    val_dataloader: {batch_size: 64}\n", "96",
+              ["trainer.validate.val_dataloader.batch_size = 64 differs from",
+               "6: trainer.fit.val_dataloader.batch_size = 96: the eval pass takes fit's"]))
+    for i, (tail, batch, warning) in enumerate(cases):
+        f = os.path.join(d, f"v{i}.yaml")
+        with open(f, "w") as out:
+            out.write(head + tail)
+        csv_path = os.path.join(d, f"v{i}.csv")
+        r = expect(["run", f, "--mode", "eval", "--platform", "cs2", "--num-csx", "1",
+                    "--micro-batch-size", "none", "--csv", csv_path, "-q"], 0,
+                   err_has=warning or [])
+        check({x["batch_size"] for x in rows_of(csv_path)} == {batch}, f"{tail!r}: eval batch {batch}")
 finish()

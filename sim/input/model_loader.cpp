@@ -121,7 +121,7 @@ std::optional<std::string> family_in_name(const std::string& text) {
 // A decoder without a name: the closest family by the markers its keys carry (each family's
 // Release 2.3 config class and shipped configs; docs/modelzoo.md#model-zoo-files).
 std::string decoder_by_keys(const io::Block& m) {
-  const auto str = [&](const char* k) { return m.get_string_opt(k).value_or(""); };
+  const auto str = [&](const char* k) { return lowercase(m.get_string_opt(k).value_or("")); };
   const std::string pos = str("position_embedding_type"), nl = str("nonlinearity"),
                     norm = str("norm_type"), module = str("attention_module");
   if (m.has_value("dpo") || m.has("model_name")) return "dpo";

@@ -120,7 +120,7 @@ Stack read_stack(const io::Block& m, const StackKeys& k, const StackDefaults& de
       m.get_bool("use_ffn_bias", m.get_bool("use_ffn_bias_in_attention", def.biases));
   st.biases = proj_bias || ffn_bias;
   const std::string norm =
-      m.get_choice("norm_type", kNorms, def.layer_norm ? "layernorm" : "rmsnorm");
+      m.get_choice_any_case("norm_type", kNorms, def.layer_norm ? "layernorm" : "rmsnorm");
   st.layer_norm = norm == "layernorm";
   st.parallel_attention_ffn = def.parallel;
   if (st.parallel_attention_ffn) {

@@ -10,6 +10,7 @@
 #include <iterator>
 #include <limits>
 #include <map>
+#include <regex>
 
 #include "common/did_you_mean.hpp"
 #include "common/errors.hpp"
@@ -202,6 +203,45 @@ void reject_unclosed_quotes(const YAML::Node& n, const std::string& text, Walk& 
       walk.path, m.line + 1, m.column + 1, quote));
 }
 
+// A plain scalar in one of the integer forms YAML 1.1 adds to decimal (yaml.org/type/int.html),
+// which PyYAML, the Cerebras stack's reader, resolves: '_' between digits (1_024), 0b binary,
+// 0x hexadecimal, a leading 0 for octal (010 is 8) and base 60 (1:30 is 90). Its value; nullopt
+// for any other text. Throws InputError naming `where` when the value passes 64 bits.
+std::optional<std::int64_t> yaml11_int(const std::string& text, const std::string& where) {
+  static const std::regex form(
+      "[-+]?(0b[01_]+|0x[0-9a-fA-F_]+|0[0-7_]+|[1-9][0-9_]*(:[0-5]?[0-9])+"
+      "|[1-9][0-9]*(_[0-9_]*)+)");
+  if (!std::regex_match(text, form)) return std::nullopt;
+  std::string digits;
+  for (char c : text)
+    if (c != '_') digits += c;
+  const bool negative = digits.front() == '-';
+  if (digits.front() == '-' || digits.front() == '+') digits.erase(0, 1);
+  int base = 10;
+  if (digits.rfind("0b", 0) == 0 || digits.rfind("0x", 0) == 0) {
+    base = digits[1] == 'b' ? 2 : 16;
+    digits.erase(0, 2);
+  } else if (digits.size() > 1 && digits.front() == '0') {
+    base = 8;
+  }
+  // Base 60: each ':'-separated part is one digit, the first the most significant.
+  std::int64_t value = 0;
+  bool overflow = false;
+  for (std::size_t start = 0; start <= digits.size();) {
+    const auto end = std::min(digits.find(':', start), digits.size());
+    std::int64_t part = 0;
+    const auto ec = std::from_chars(digits.data() + start, digits.data() + end, part, base).ec;
+    if (ec == std::errc::invalid_argument) return std::nullopt;  // no digits: 0x_
+    overflow = overflow || ec != std::errc{} || __builtin_mul_overflow(value, 60, &value) ||
+               __builtin_add_overflow(value, part, &value);
+    start = end + 1;
+  }
+  if (overflow)
+    throw InputError(
+        fmt::format("{} = {}: too large, it does not fit a 64-bit integer", where, text));
+  return negative ? -value : value;
+}
+
 YAML::Node load_yaml(const std::string& path, const Duplicates& rule) {
   check_input_file(path, "YAML", kMaxFileBytes);
   std::string text;
@@ -311,8 +351,13 @@ YAML::Node Block::scalar(const std::string& key) const {
 }
 
 std::int64_t Block::get_int(const std::string& key, std::int64_t min, std::int64_t max) const {
-  const std::string text = scalar(key).Scalar();
-  const auto v = parse_whole(text, where(key), min);
+  const YAML::Node n = scalar(key);
+  const std::string text = n.Scalar();
+  const auto yaml11 = n.Tag() == "?" ? yaml11_int(text, where(key)) : std::nullopt;
+  if (yaml11 && *yaml11 < min)
+    throw InputError(
+        fmt::format("{} = {} (= {}): must be at least {}", where(key), text, *yaml11, min));
+  const auto v = yaml11 ? *yaml11 : parse_whole(text, where(key), min);
   if (v > max) throw InputError(fmt::format("{} = {}: must be at most {}", where(key), text, max));
   return v;
 }
@@ -355,12 +400,13 @@ bool Block::get_bool(const std::string& key, bool fallback) const {
   if (!has_value(key)) return fallback;
   const std::string text = scalar(key).Scalar();
   // YAML 1.1's booleans, as PyYAML (which the Model Zoo reads its files with) resolves them.
-  for (const char* t : {"true", "True", "TRUE", "yes", "Yes", "YES", "on", "On", "ON"})
+  // 1 and 0 are integers there, which the config classes (pydantic) take for booleans.
+  for (const char* t : {"true", "True", "TRUE", "yes", "Yes", "YES", "on", "On", "ON", "1"})
     if (text == t) return true;
-  for (const char* f : {"false", "False", "FALSE", "no", "No", "NO", "off", "Off", "OFF"})
+  for (const char* f : {"false", "False", "FALSE", "no", "No", "NO", "off", "Off", "OFF", "0"})
     if (text == f) return false;
   throw InputError(
-      fmt::format("{} = '{}': expected true or false (or yes/no, on/off)", where(key), text));
+      fmt::format("{} = '{}': expected true or false (or yes/no, on/off, 1/0)", where(key), text));
 }
 
 std::string Block::get_choice(const std::string& key, const std::vector<std::string>& allowed,

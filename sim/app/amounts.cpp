@@ -2,6 +2,7 @@
 #include "app/amounts.hpp"
 
 #include <fmt/format.h>
+#include <cctype>
 #include <charconv>
 #include <cmath>
 #include <cstdlib>
@@ -46,7 +47,8 @@ InputError too_large(const std::string& flag, const std::string& text) {
 double parse_amount(const std::string& text, const std::string& flag) {
   static const std::map<std::string, double> scale = [] {
     std::map<std::string, double> m{{"", 1}};
-    for (const char c : {'K', 'k', 'M', 'B', 'G', 'T'}) m[std::string(1, c)] = amount_suffix(c);
+    for (const char c : {'K', 'k', 'M', 'm', 'B', 'b', 'G', 'g', 'T', 't'})
+      m[std::string(1, c)] = amount_suffix(c);
     return m;
   }();
   const auto v = scaled(text, scale);
@@ -63,9 +65,15 @@ double parse_duration_s(const std::string& text, const std::string& flag) {
   const auto v = scaled(text, unit);
   if (v.value) return *v.value;
   if (v.too_large) throw too_large(flag, text);
+  // 7D: the unit in lower case is one.
+  std::string lower = text;
+  for (char& c : lower) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  const std::string hint = lower != text && scaled(lower, unit).value
+                               ? fmt::format(" (units are lower case: {})", lower)
+                               : "";
   throw InputError(fmt::format(
-      "{} {}: expected a positive duration with a unit s, min, h, d or w (e.g. 7d, 36h)", flag,
-      text));
+      "{} {}: expected a positive duration with a unit s, m or min, h, d or w (e.g. 7d, 36h){}",
+      flag, text, hint));
 }
 
 namespace {

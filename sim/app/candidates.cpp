@@ -2,6 +2,7 @@
 #include "app/candidates.hpp"
 
 #include <fmt/format.h>
+#include <limits>
 
 #include "batching/mbs_setting.hpp"
 #include "batching/step_plan.hpp"
@@ -24,10 +25,12 @@ Candidates candidates(const std::string& batch, const std::string& num_csx,
     }
   }();
   const auto setting = batching::parse_mbs_setting(mbs, "--micro-batch-size");
-  // No model here: assume a transformer and compile-only, so every setting can be shown.
+  // No model here: assume a transformer and compile-only, so every setting can be shown; no
+  // bound on explore's sizes, which are listed here, not simulated (that bound is run's).
   // A rule broken by the MBS setting names its flag, as run's does.
   try {
-    const auto r = batching::resolve(setting, split, {"(any transformer)", true, false}, true);
+    const auto r = batching::resolve(setting, split, {"(any transformer)", true, false}, true,
+                                     std::numeric_limits<std::int64_t>::max());
     return {split, batching::supported_micro_batch_sizes(split.per_system_batch_size), r};
   } catch (const RuleError& e) {
     throw RuleError(fmt::format("--micro-batch-size: {}", e.what()));

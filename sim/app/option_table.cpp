@@ -53,7 +53,7 @@ const std::vector<OptionSpec> kSpecs{
     {"variant", "variant", V::kVariants, "", "",
      "NAME:KEY=VALUE[,KEY=VALUE...]: also run each platform with these overrides (repeatable)"},
     // plan's question.
-    {"deadline", "deadline", V::kDuration, "", "s, min, h, d, w",
+    {"deadline", "deadline", V::kDuration, "", "s, m or min, h, d, w",
      "time to train at most this: e.g. 7d, 36h; answers the smallest num_csx"},
     {"max-num-csx", "max_num_csx", V::kCount, "the platform's largest cluster", "systems",
      "largest num_csx the deadline search tries (default: the platform's largest cluster)"},

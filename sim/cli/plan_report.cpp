@@ -79,8 +79,8 @@ std::string summary(const Evaluation& e) {
 }
 
 // The answer lines of one platform and batch (with a deadline) or one cluster (without).
-void add_answer(std::vector<std::string>& lines, const app::PlanAnswer& a,
-                std::optional<double> deadline_s) {
+void add_answer(std::vector<std::string>& lines, std::vector<std::string>& notes,
+                const app::PlanAnswer& a, std::optional<double> deadline_s) {
   if (!deadline_s) {
     const auto& e = *a.evaluation;
     lines.push_back(e.chosen
@@ -89,7 +89,7 @@ void add_answer(std::vector<std::string>& lines, const app::PlanAnswer& a,
                                       e.key.num_csx, e.why_not));
     return;
   }
-  if (a.non_monotony) lines.push_back(monotony_note(*a.non_monotony));
+  if (a.non_monotony) notes.push_back(monotony_note(*a.non_monotony));
   if (!a.evaluation) {
     lines.push_back(fmt::format("{}, batch_size {}: no num_csx up to {} ({}) meets {}{}", a.label,
                                 a.batch_size, a.limit, a.limit_reason, human_duration(*deadline_s),
@@ -118,8 +118,9 @@ void print_plan(std::FILE* table, std::FILE* answers, const app::PlanOutcome& pl
     print_table(table, plan.result.evaluations, plan.deadline_s);
     fmt::print(table, "\n");
   }
-  std::vector<std::string> lines;
-  for (const auto& a : plan.result.answers) add_answer(lines, a, plan.deadline_s);
+  std::vector<std::string> lines, notes;
+  for (const auto& a : plan.result.answers) add_answer(lines, notes, a, plan.deadline_s);
+  for (const auto& note : notes) fmt::print(stderr, "{}\n", note);
   for (const auto& line : lines) fmt::print(answers, "{}\n", line);
   if (const auto* best = plan.result.best)
     fmt::print(answers, "answer: {}\n",

@@ -33,11 +33,15 @@ double amount_suffix(char unit) {
     case 'k':
       return 1e3;
     case 'M':
+    case 'm':
       return 1e6;
     case 'B':
+    case 'b':
     case 'G':
+    case 'g':
       return 1e9;
     case 'T':
+    case 't':
       return 1e12;
     default:
       return 0;

@@ -11,8 +11,8 @@ namespace csx {
 // 1e3). Throws InputError naming `where`, the text and the rule: not a whole number, too large
 // for 64 bits, below min, above max. A number with a K, M, B or T suffix (2K) is refused with
 // the number to write (2000).
-// The multiplier of an amount's suffix (--tokens 300B, --input-rate 2K): K and k 1e3, M 1e6, B
-// and G 1e9, T 1e12; 0 for any other character.
+// The multiplier of an amount's suffix (--tokens 300B, --input-rate 2K), in either case: K 1e3,
+// M 1e6, B and G 1e9, T 1e12; 0 for any other character.
 [[nodiscard]] double amount_suffix(char unit);
 
 [[nodiscard]] std::int64_t parse_whole(const std::string& text, const std::string& where,

@@ -203,6 +203,22 @@ std::vector<std::string> keys_of(const std::string& section) {
   return keys;
 }
 
+// A key of `section` that another section holds (system.fanout is swarmx's): InputError saying
+// where it belongs, before require_known_keys' did-you-mean, which looks in one section only.
+void reject_key_of_other_section(const io::Block& b, const std::string& section) {
+  const auto mine = keys_of(section);
+  for (const auto& kv : b.node()) {
+    const std::string key = kv.first.Scalar();
+    if (std::find(mine.begin(), mine.end(), key) != mine.end()) continue;
+    for (const char* other : {"system", "swarmx", "memoryx", "calibration", "input_workers"}) {
+      const auto theirs = keys_of(other);
+      if (other != section && std::find(theirs.begin(), theirs.end(), key) != theirs.end())
+        throw InputError(fmt::format("{}: unknown key in {}; it belongs in {} ({}.{})",
+                                     b.where(key), section, other, other, key));
+    }
+  }
+}
+
 void set(PlatformSpec& spec, const Param& p, const io::Block& b) {
   // Our own files are strict: a key written with no value is not read as left out.
   if (b.has(p.key) && !b.has_value(p.key))
@@ -284,6 +300,7 @@ PlatformSpec read_platform_unchecked(const YAML::Node& root_node, const std::str
         root.where("name"), spec.name));
   for (const auto& section : {"system", "swarmx", "memoryx", "calibration"}) {
     const io::Block b = root.child(section);
+    reject_key_of_other_section(b, section);
     b.require_known_keys(keys_of(section));
     for (const auto& p : params())
       if (std::string(p.section) == section) set(spec, p, b);
@@ -293,6 +310,7 @@ PlatformSpec read_platform_unchecked(const YAML::Node& root_node, const std::str
   const YAML::Node none(YAML::NodeType::Map);
   const auto workers = root.optional_child("input_workers");
   const io::Block b = workers ? *workers : io::Block(path, "input_workers", none);
+  reject_key_of_other_section(b, "input_workers");
   b.require_known_keys(keys_of("input_workers"));
   for (const auto& p : params())
     if (std::string(p.section) == "input_workers") set(spec, p, b);

@@ -5,6 +5,8 @@
 #include <fmt/format.h>
 #include <algorithm>
 #include <filesystem>
+#include <limits>
+#include <utility>
 
 #include "common/did_you_mean.hpp"
 #include "common/errors.hpp"
@@ -16,6 +18,10 @@
 
 namespace csx::io {
 namespace {
+
+// Any finite number: the key's own rule is checked after the read, with its own message.
+constexpr std::pair<double, double> kAnyNumber{std::numeric_limits<double>::lowest(),
+                                               std::numeric_limits<double>::max()};
 
 const char* kMbsFlag = "csx.performance.micro_batch_size";
 
@@ -284,7 +290,8 @@ void read_simulation(const Block& root, Scenario& s) {
   if (s.simulated_steps > 100)
     throw InputError(fmt::format("{} = {}: at most 100 steps are simulated",
                                  sim->where("simulated_steps"), s.simulated_steps));
-  if (const auto v = sim->get_number_opt("input_samples_per_s", -1e300, 1e300)) {
+  if (const auto v =
+          sim->get_number_opt("input_samples_per_s", kAnyNumber.first, kAnyNumber.second)) {
     s.input_samples_per_s_where = sim->where("input_samples_per_s");
     if (!(*v >= kMinInputRate && *v <= kMaxInputRate))
       throw InputError(
@@ -296,7 +303,8 @@ void read_simulation(const Block& root, Scenario& s) {
   // A relative speedup (0.03: 3 % faster). 1 already asks for twice as fast, so a value of 1 or
   // more is most likely a percentage: said, not refused (it is a legal threshold).
   // Any number first, so a percentage above the bound is named as one; the bound check follows.
-  if (const auto v = sim->get_number_opt("auto_min_speedup", -1e300, 1e300); v && *v > 10)
+  if (const auto v = sim->get_number_opt("auto_min_speedup", kAnyNumber.first, kAnyNumber.second);
+      v && *v > 10)
     throw InputError(fmt::format(
         "{} = {:g}: a relative speedup, at most 10 (0.03: 3 % faster); for {:g} % write {:g}",
         sim->where("auto_min_speedup"), *v, *v, *v / 100));

@@ -62,6 +62,10 @@ void check_output_path(const std::string& given, const std::string& flag,
         "{} {}: a standard stream, not a file; give - for standard output, or a file path", flag,
         given));
   const std::string path = link_target(given);
+  if (fs::is_symlink(path, ec))  // link_target stopped after 40 links: a loop, as ELOOP is
+    throw InputError(fmt::format(
+        "{} {}: a loop of symbolic links (or a chain of more than 40); give a file path", flag,
+        given));
   if (fs::is_directory(path, ec))
     throw InputError(fmt::format("{} {}: is a directory, expected a file path", flag, given));
   if (fs::exists(path, ec) && !fs::is_regular_file(path, ec))

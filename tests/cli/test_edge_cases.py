@@ -490,4 +490,39 @@ with tempfile.TemporaryDirectory() as d:
                     "--micro-batch-size", "none", "--csv", csv_path, "-q"], 0,
                    err_has=warning or [])
         check({x["batch_size"] for x in rows_of(csv_path)} == {batch}, f"{tail!r}: eval batch {batch}")
+
+    # 18. Found by a newcomer run. A loop of symbolic links given to --csv is refused, the links
+    # kept. plan -q prints only the answer: the non-monotony note goes to standard error.
+    os.symlink("loop_b", os.path.join(d, "loop_a"))
+    os.symlink("loop_a", os.path.join(d, "loop_b"))
+    expect(["run", "scenarios/gpt3_xl_1x_cs2.yaml", "--csv", os.path.join(d, "loop_a"), "-q"], 2,
+           err_has=["a loop of symbolic links"])
+    check(os.readlink(os.path.join(d, "loop_a")) == "loop_b", "the looping link is kept")
+    r = expect(["plan", "gpt3_xl", "--batch-size", "528", "--tokens", "1e12", "--deadline", "3d",
+                "-q"], 0, err_has=["note: the time to train is not monotone in num_csx"])
+    check("note:" not in r.stdout and r.stdout.startswith("cs2, batch_size 528"),
+          f"plan -q stdout: {r.stdout!r}")
+    # YAML 1.1's integers and pydantic's 0/1 booleans, as the Cerebras stack reads them:
+    # num_csx 010 is octal 8, batch_size 0x210 is 528 (2*256 + 16), 1_024 is 1024; a norm's
+    # name in any case (the Model Zoo's get_norm lowers it).
+    with open("models/gpt3_xl.yaml") as f:
+        model = f.read().replace("share_embedding_weights: true",
+                                 "share_embedding_weights: 1\n  norm_type: LayerNorm")
+    check("norm_type: LayerNorm" in model, "the model edit took")
+    with open(os.path.join(d, "m11.yaml"), "w") as f:
+        f.write(model)
+    with open(os.path.join(d, "s11.yaml"), "w") as f:
+        f.write("trainer:\n  init:\n    backend:\n      cluster_config:\n        num_csx: 010\n"
+                "    model: m11.yaml\n  fit:\n    train_dataloader:\n      batch_size: 0x210\n"
+                "simulation:\n  platform: cs2\n  mode: train\n")
+    r = expect(["run", os.path.join(d, "s11.yaml"), "--csv", "-"], 0)
+    rows = list(csv.DictReader(r.stdout.splitlines()))
+    check({(x["num_csx"], x["batch_size"]) for x in rows} == {("8", "528")}, f"YAML 1.1 ints: {rows[:1]}")
+    # Lower-case amount suffixes are the upper-case ones: 300b tokens is 300B.
+    a = expect(["plan", "gpt3_xl", "--tokens", "300b", "--batch-size", "528", "--num-csx", "1"], 0)
+    b = expect(["plan", "gpt3_xl", "--tokens", "300B", "--batch-size", "528", "--num-csx", "1"], 0)
+    check(a.stdout == b.stdout, "300b and 300B plan alike")
+    # candidates lists explore's sizes of any batch: --max-explore bounds what run simulates.
+    expect(["candidates", "--batch-size", "100000000", "--num-csx", "1", "-m", "explore"], 0,
+           out_has=["S(100000000): 19999 values"])
 finish()

@@ -7,6 +7,7 @@
 #include "app/job_options.hpp"
 #include "app/results_output.hpp"
 #include "common/errors.hpp"
+#include "engine/simulation.hpp"
 #include "input/value_list.hpp"
 #include "report/atomic_file.hpp"
 #include "report/results_csv.hpp"
@@ -77,6 +78,11 @@ RunResult execute_run(const RunRequest& q) {
           *q.trace_systems_text, s, job.num_csx));
   job.trace_systems = q.trace_systems;
   io::sort_unique(job.trace_systems);
+  if (q.trace_systems_text && job.num_csx <= engine::kTracedSystems)
+    fmt::print(stderr,
+               "note: --trace-systems {}: every system is in the trace up to {} (num_csx {}); "
+               "the list picks systems beyond that\n",
+               *q.trace_systems_text, engine::kTracedSystems, job.num_csx);
   // Now that the model and platform files are known, none of them may be overwritten either.
   check_outputs({{q.csv, "--csv"}, {q.trace, "--trace"}, {q.json, "--json"}},
                 input_files(q.scenario_file, scenario, {job.platform.source}));

@@ -126,6 +126,10 @@ std::string decoder_by_keys(const io::Block& m) {
                     norm = str("norm_type"), module = str("attention_module");
   if (m.has_value("dpo") || m.has("model_name")) return "dpo";
   if (m.has_value("moe") || m.has_value("moe_params")) return "mixtral";
+  // Gemma-2's own keys (Gemma2ModelConfig, Release 2.10.0): logit soft-capping, sandwich norms.
+  if (m.has_value("attention_logit_softcapping") || m.has_value("final_logit_softcapping") ||
+      m.get_bool("norm_first_sandwich", false))
+    return "gemma2";
   if (m.has_value("attention_sliding_window_length")) return "mistral";
   if (pos == "alibi") {
     if (m.has("alibi_trainable_slopes")) return "bloom";

@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <filesystem>
 #include <limits>
+#include <map>
 #include <utility>
 
 #include "common/did_you_mean.hpp"
@@ -236,6 +237,22 @@ Flags read_callbacks(const Block& init, std::vector<std::string>& warnings) {
   return f;
 }
 
+// The model path a scenario file names (trainer.init.model, or the legacy top-level model:),
+// when `path` is such a scenario; nullopt for a model file, or one that does not read.
+std::optional<std::string> model_named_by_scenario(const std::string& path) {
+  try {
+    std::vector<std::string> ignored;
+    const YAML::Node root = load_modelzoo_yaml_file(path, ignored);
+    const YAML::Node& top = root;  // const: a lookup adds no key (a Node's = assigns into it)
+    const YAML::Node trainer = top["trainer"];
+    const YAML::Node model =
+        trainer.IsMap() && trainer["init"].IsMap() ? trainer["init"]["model"] : top["model"];
+    if (model.IsScalar()) return model.Scalar();
+  } catch (const std::exception&) {  // load_model says what is wrong with it
+  }
+  return std::nullopt;
+}
+
 model::ModelSpec read_model_ref(const YAML::Node& root, const Block& holder,
                                 const std::string& file, const std::string& data_dir,
                                 std::optional<std::int64_t> seq_len,
@@ -266,12 +283,42 @@ model::ModelSpec read_model_ref(const YAML::Node& root, const Block& holder,
         holder.where("model"), name,
         did_you_mean_model(name, named.parent_path(), fs::path(data_dir) / "models", file)));
   }
+  if (fs::equivalent(path, file, ec))
+    throw InputError(fmt::format(
+        "{} = '{}': names this scenario itself; name the model file (a models/ name or a "
+        "path to a Model Zoo params file)",
+        holder.where("model"), name));
+  if (const auto inner = model_named_by_scenario(path.string()))
+    throw InputError(fmt::format(
+        "{} = '{}': {} is a scenario (its model is '{}'), not a model file; name that model, "
+        "or run {} itself",
+        holder.where("model"), name, path.string(), *inner, path.string()));
   return model::load_model(path.string(), seq_len);
 }
 
 void read_simulation(const Block& root, Scenario& s) {
   auto sim = root.optional_child("simulation");
   if (!sim) return;
+  // A key of the Model Zoo's own blocks written here: say where it goes.
+  static const std::map<std::string, std::string> elsewhere{
+      {"num_csx",
+       "trainer.init.backend.cluster_config.num_csx (runconfig.num_csx in the legacy "
+       "layout), or --num-csx"},
+      {"batch_size",
+       "trainer.fit.train_dataloader.batch_size (train_input.batch_size in the "
+       "legacy layout), or --batch-size"},
+      {"micro_batch_size",
+       "a GlobalFlags callback's csx.performance.micro_batch_size "
+       "(train_input.micro_batch_size in the legacy layout), or "
+       "--micro-batch-size"},
+      {"max_steps",
+       "trainer.init.loop.max_steps (runconfig.max_steps in the legacy layout), or "
+       "--steps"},
+      {"model", "trainer.init.model (a path or a block; model: at the top in the legacy layout)"}};
+  for (const auto& kv : sim->node())
+    if (const auto it = elsewhere.find(kv.first.Scalar()); it != elsewhere.end())
+      throw InputError(fmt::format("{}: not a simulation key; csxsim reads it from {}",
+                                   sim->where(it->first), it->second));
   sim->require_known_keys(kSimulationKeys);
   // Our own block: a key written without a value is a mistake, not a default.
   for (const auto& kv : sim->node())

@@ -522,6 +522,16 @@ with tempfile.TemporaryDirectory() as d:
     a = expect(["plan", "gpt3_xl", "--tokens", "300b", "--batch-size", "528", "--num-csx", "1"], 0)
     b = expect(["plan", "gpt3_xl", "--tokens", "300B", "--batch-size", "528", "--num-csx", "1"], 0)
     check(a.stdout == b.stdout, "300b and 300B plan alike")
+    # tools/plot says which rows of another mode it left out; --trace-systems on 64 systems or
+    # fewer says every system is traced anyway.
+    te = os.path.join(d, "te.csv")
+    expect(["run", "scenarios/gpt3_xl_1x_cs2.yaml", "--mode", "train_and_eval", "--csv", te, "-q"], 0)
+    rr = plot(te, "-o", os.path.join(d, "te.png"))
+    check(rr.returncode == 0 and "rows of mode eval left out (--mode eval plots them)" in rr.stderr,
+          f"plot of train and eval rows: {rr.returncode} {rr.stderr}")
+    expect(["run", "scenarios/gpt3_xl_4x_cs2.yaml", "--trace", os.path.join(d, "t.json"),
+            "--trace-systems", "1,2", "-q"], 0,
+           err_has=["note: --trace-systems 1,2: every system is in the trace up to 64 (num_csx 4)"])
     # candidates lists explore's sizes of any batch: --max-explore bounds what run simulates.
     expect(["candidates", "--batch-size", "100000000", "--num-csx", "1", "-m", "explore"], 0,
            out_has=["S(100000000): 19999 values"])

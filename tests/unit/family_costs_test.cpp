@@ -395,6 +395,23 @@ TEST(FamilyCosts, FamilyGuessedFromKeysAndFolder) {
 )"));
   EXPECT_EQ(bloom.name, "bloom");
   EXPECT_TRUE(guessed(bloom));
+  // A Gemma-2 file (sliding window on every other block) is not Mistral: soft-capping and
+  // sandwich norms are Gemma2ModelConfig's (Release 2.10.0).
+  const auto gemma = load_model(t.write("x4.yaml", R"(model:
+  vocab_size: 1000
+  hidden_size: 128
+  num_hidden_layers: 2
+  num_heads: 4
+  filter_size: 256
+  max_position_embeddings: 64
+  position_embedding_type: rotary
+  attention_sliding_window_length: 32
+  sliding_window_every_other_decoder_layer: true
+  norm_first_sandwich: true
+  attention_logit_softcapping: 50.0
+)"));
+  EXPECT_EQ(gemma.name, "gemma2");
+  EXPECT_TRUE(guessed(gemma));
   // The folder bert/classifier wins over the stem's "bert" (a head of the same family).
   const auto bert = load_model(t.write("nlp/bert/classifier/configs/bert_base_x.yaml", R"(model:
   vocab_size: 1000

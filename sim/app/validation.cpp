@@ -10,6 +10,7 @@
 #include "common/did_you_mean.hpp"
 #include "common/errors.hpp"
 #include "common/whole_number.hpp"
+#include "input/calibration_counts.hpp"
 #include "input/model_loader.hpp"
 #include "input/platform_loader.hpp"
 #include "input/scenario.hpp"
@@ -20,9 +21,7 @@ namespace {
 
 namespace fs = std::filesystem;
 
-const std::vector<std::string> kLists{"measurements",       "input_bound_measurements",
-                                      "older_measurements", "auto_decisions",
-                                      "memory_facts",       "preferences"};
+const std::vector<std::string>& kLists = io::kReferenceLists;
 // The lists of measured runs (each run's name is unique across them).
 const std::vector<std::string> kMeasuredLists{"measurements", "input_bound_measurements",
                                               "older_measurements"};

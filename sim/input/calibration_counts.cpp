@@ -29,7 +29,10 @@ CalibrationCounts read_calibration_counts(const std::string& file, const std::st
   if (!root_node.IsMap())
     throw InputError(fmt::format("{}: expected a YAML mapping of keys at the top level", file));
   const Block root(file, "", root_node);
-  if (!root.has_value("measurements")) return counts;
+  root.require_known_keys(kReferenceLists);
+  if (!root.has_value("measurements"))
+    throw InputError(fmt::format(
+        "{}: no measurements list; the prediction intervals are derived from it", file));
   const YAML::Node list = root_node["measurements"];
   if (!list.IsSequence())
     throw InputError(fmt::format("{}: expected a list of entries", root.where("measurements")));

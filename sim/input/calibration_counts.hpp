@@ -6,8 +6,15 @@
 #include <cstdint>
 #include <map>
 #include <string>
+#include <vector>
 
 namespace csx::io {
+
+// The lists the fit data holds (docs/calibration.md#accuracy); a file with another top-level key
+// is refused, by `validate` and by every command that reads these counts.
+inline const std::vector<std::string> kReferenceLists{
+    "measurements",       "input_bound_measurements", "older_measurements",
+    "auto_decisions",     "memory_facts",             "preferences"};
 
 struct CalibrationCounts {
   std::string file;                              // the fit data they were counted in
@@ -21,7 +28,8 @@ struct CalibrationCounts {
 // Counts the `measurements` entries of `file`: each entry's family is that of its `model` file
 // (a path relative to `data_dir`, else to `file`; a Model Zoo file outside the repository that
 // is absent is skipped, as `validate` skips it). Throws InputError naming the file, entry and key
-// for a missing or unreadable file, a `measurements` that is not a list, an entry without
+// for a missing or unreadable file, a top-level key not in kReferenceLists (with a did-you-mean),
+// no `measurements` list, a `measurements` that is not a list, an entry without
 // `model` or `platform`, or a model file csxsim cannot read.
 [[nodiscard]] CalibrationCounts read_calibration_counts(const std::string& file,
                                                         const std::string& data_dir);

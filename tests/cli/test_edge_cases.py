@@ -532,6 +532,21 @@ with tempfile.TemporaryDirectory() as d:
     expect(["run", "scenarios/gpt3_xl_4x_cs2.yaml", "--trace", os.path.join(d, "t.json"),
             "--trace-systems", "1,2", "-q"], 0,
            err_has=["note: --trace-systems 1,2: every system is in the trace up to 64 (num_csx 4)"])
+    # A data folder's fit data is checked where a run reads it (for its intervals): a list
+    # renamed (runs: for measurements:) is refused with a did-you-mean, not read as no runs.
+    mdir = os.path.join(d, "fitdata")
+    shutil.copytree(os.path.join(ROOT, "platforms"), os.path.join(mdir, "platforms"))
+    shutil.copytree(os.path.join(ROOT, "models"), os.path.join(mdir, "models"))
+    fit = os.path.join(mdir, "platforms", "calibration", "measurements.yaml")
+    with open(fit) as f:
+        text = f.read()
+    with open(fit, "w") as f:
+        f.write(text.replace("\nmeasurements:\n", "\nmeasurement:\n", 1))
+    env = dict(os.environ, CSXSIM_DATA_DIR=mdir)
+    rr = subprocess.run([CSXSIM, "run", os.path.join(ROOT, "scenarios/gpt3_xl_1x_cs2.yaml"), "-q"],
+                        capture_output=True, text=True, env=env)
+    check(rr.returncode == 2 and "measurement: unknown key (did you mean 'measurements'?)" in rr.stderr,
+          f"a renamed fit-data list: {rr.returncode} {rr.stderr}")
     # candidates lists explore's sizes of any batch: --max-explore bounds what run simulates.
     expect(["candidates", "--batch-size", "100000000", "--num-csx", "1", "-m", "explore"], 0,
            out_has=["S(100000000): 19999 values"])

@@ -13,8 +13,9 @@ namespace csx::io {
 // The lists the fit data holds (docs/calibration.md#accuracy); a file with another top-level key
 // is refused, by `validate` and by every command that reads these counts.
 inline const std::vector<std::string> kReferenceLists{
-    "measurements",       "input_bound_measurements", "older_measurements",
-    "auto_decisions",     "memory_facts",             "preferences"};
+    "measurements",       "input_bound_measurements",
+    "older_measurements", "auto_decisions",
+    "memory_facts",       "preferences"};
 
 struct CalibrationCounts {
   std::string file;                              // the fit data they were counted in

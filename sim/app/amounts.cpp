@@ -2,7 +2,6 @@
 #include "app/amounts.hpp"
 
 #include <fmt/format.h>
-#include <cctype>
 #include <charconv>
 #include <cmath>
 #include <cstdlib>
@@ -10,6 +9,7 @@
 #include <map>
 #include <optional>
 
+#include "common/did_you_mean.hpp"
 #include "common/errors.hpp"
 #include "common/whole_number.hpp"
 
@@ -47,8 +47,8 @@ InputError too_large(const std::string& flag, const std::string& text) {
 double parse_amount(const std::string& text, const std::string& flag) {
   static const std::map<std::string, double> scale = [] {
     std::map<std::string, double> m{{"", 1}};
-    for (const char c : {'K', 'k', 'M', 'm', 'B', 'b', 'G', 'g', 'T', 't'})
-      m[std::string(1, c)] = amount_suffix(c);
+    for (char c = 'A'; c <= 'z'; ++c)
+      if (amount_suffix(c) > 0) m[std::string(1, c)] = amount_suffix(c);
     return m;
   }();
   const auto v = scaled(text, scale);
@@ -66,8 +66,7 @@ double parse_duration_s(const std::string& text, const std::string& flag) {
   if (v.value) return *v.value;
   if (v.too_large) throw too_large(flag, text);
   // 7D: the unit in lower case is one.
-  std::string lower = text;
-  for (char& c : lower) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  const std::string lower = lowercase(text);
   const std::string hint = lower != text && scaled(lower, unit).value
                                ? fmt::format(" (units are lower case: {})", lower)
                                : "";

@@ -21,7 +21,6 @@ namespace {
 
 namespace fs = std::filesystem;
 
-const std::vector<std::string>& kLists = io::kReferenceLists;
 // The lists of measured runs (each run's name is unique across them).
 const std::vector<std::string> kMeasuredLists{"measurements", "input_bound_measurements",
                                               "older_measurements"};
@@ -171,9 +170,9 @@ std::string model_path(const Entry& e, const ValidationSetup& setup) {
 ReferenceLists read_reference(const ValidationSetup& setup, const Selection& select) {
   const std::string& reference = setup.reference;
   const io::Block root(reference, "", io::load_yaml_file(reference));
-  root.require_known_keys(kLists);
+  root.require_known_keys(io::kReferenceLists);
   ReferenceLists lists;
-  for (const auto& key : kLists) lists[key] = read_list(root, key, setup);
+  for (const auto& key : io::kReferenceLists) lists[key] = read_list(root, key, setup);
   std::map<std::string, std::string> measured;  // a measured run's name -> its list
   for (const auto& key : kMeasuredLists)
     for (const auto& e : lists[key])

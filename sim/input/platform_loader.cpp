@@ -210,12 +210,14 @@ void reject_key_of_other_section(const io::Block& b, const std::string& section)
   for (const auto& kv : b.node()) {
     const std::string key = kv.first.Scalar();
     if (std::find(mine.begin(), mine.end(), key) != mine.end()) continue;
-    for (const char* other : {"system", "swarmx", "memoryx", "calibration", "input_workers"}) {
-      const auto theirs = keys_of(other);
-      if (other != section && std::find(theirs.begin(), theirs.end(), key) != theirs.end())
-        throw InputError(fmt::format("{}: unknown key in {}; it belongs in {} ({}.{})",
-                                     b.where(key), section, other, other, key));
-    }
+    std::string other;
+    for (const auto& p : params())
+      if (p.key == key) other = p.section;
+    for (const auto& c : choices())
+      if (c.key == key) other = "calibration";
+    if (!other.empty())
+      throw InputError(fmt::format("{}: unknown key in {}; it belongs in {} ({}.{})", b.where(key),
+                                   section, other, other, key));
   }
 }
 

@@ -283,17 +283,21 @@ model::ModelSpec read_model_ref(const YAML::Node& root, const Block& holder,
         holder.where("model"), name,
         did_you_mean_model(name, named.parent_path(), fs::path(data_dir) / "models", file)));
   }
-  if (fs::equivalent(path, file, ec))
-    throw InputError(fmt::format(
-        "{} = '{}': names this scenario itself; name the model file (a models/ name or a "
-        "path to a Model Zoo params file)",
-        holder.where("model"), name));
-  if (const auto inner = model_named_by_scenario(path.string()))
-    throw InputError(fmt::format(
-        "{} = '{}': {} is a scenario (its model is '{}'), not a model file; name that model, "
-        "or run {} itself",
-        holder.where("model"), name, path.string(), *inner, path.string()));
-  return model::load_model(path.string(), seq_len);
+  try {
+    return model::load_model(path.string(), seq_len);
+  } catch (const InputError&) {  // a scenario named as the model: say that, not its first error
+    if (fs::equivalent(path, file, ec))
+      throw InputError(fmt::format(
+          "{} = '{}': names this scenario itself; name the model file (a models/ name or a "
+          "path to a Model Zoo params file)",
+          holder.where("model"), name));
+    if (const auto inner = model_named_by_scenario(path.string()))
+      throw InputError(fmt::format(
+          "{} = '{}': {} is a scenario (its model is '{}'), not a model file; name that "
+          "model, or run {} itself",
+          holder.where("model"), name, path.string(), *inner, path.string()));
+    throw;
+  }
 }
 
 void read_simulation(const Block& root, Scenario& s) {

@@ -54,7 +54,7 @@ struct Job {
   std::int64_t trace_max_events = 0;           // --trace-max-events with --trace (0: no bound)
   std::optional<std::int64_t> training_steps;  // steps; empty: no time to train
   std::string shard;                           // "I/N" for a sharded sweep's rows
-  std::string grid;  // the sharded sweep's grid identity (app::grid_identity), else empty
+  std::string grid;  // a sweep's grid identity (app::grid_identity); empty for run and plan
   struct Pass {
     model::Pass pass;
     std::int64_t batch_size = 0;      // global, samples

@@ -56,12 +56,16 @@ void check_complete(const std::string& csv, const SweepTable& table,
 
 }  // namespace
 
-std::string grid_identity(const std::string& scenario_file,
+std::string grid_identity(const std::vector<std::string>& files,
                           const std::vector<std::pair<std::string, std::string>>& options,
                           const std::vector<std::int64_t>& num_csx,
                           const std::vector<std::int64_t>& batches, std::int64_t shards) {
-  std::ifstream in(scenario_file, std::ios::binary);
-  std::string text(std::istreambuf_iterator<char>(in), {});
+  std::string text;
+  for (const auto& file : files) {
+    std::ifstream in(file, std::ios::binary);
+    const std::string bytes(std::istreambuf_iterator<char>(in), {});
+    text += fmt::format("{}\n{}\n", bytes.size(), bytes);
+  }
   static const std::set<std::string> ignored{"scenario",   "csv",       "json",  "jobs",
                                              "shard",      "resume",    "quiet", "num-csx",
                                              "batch-size", "check-only"};
@@ -73,9 +77,11 @@ std::string grid_identity(const std::string& scenario_file,
     v.erase(std::unique(v.begin(), v.end()), v.end());
     return v;
   };
-  text += fmt::format("\nnum-csx={}\nbatch-size={}\nshards={}\n", fmt::join(points(num_csx), ","),
-                      fmt::join(points(batches), ","), shards);
-  return short_hash(text);
+  if (shards == 1) return short_hash(text);
+  return short_hash(text) + "." +
+         short_hash(fmt::format("num-csx={}\nbatch-size={}\nshards={}\n",
+                                fmt::join(points(num_csx), ","), fmt::join(points(batches), ","),
+                                shards));
 }
 
 std::map<PointKey, Job> grid_jobs(const GridRequest& request, const OnRefused& refused) {
@@ -113,7 +119,7 @@ std::map<PointKey, Job> grid_jobs(const GridRequest& request, const OnRefused& r
       Job job = make_job(request.scenario, o, request.data_dir);
       job.simulation_processes = request.processes_per_point;
       job.shard = shard_text;
-      job.grid = shard.second > 1 ? request.grid_id : "";
+      job.grid = request.grid_id;
       pending.emplace(key, std::move(job));
     } catch (const RuleError& e) {
       if (first_refusal.empty()) first_refusal = e.what();
@@ -152,15 +158,9 @@ ShardCheck check_shards(const GridRequest& request, const OnRefused& refused) {
   return check;
 }
 
-SweepTable resume(const std::string& csv, std::map<PointKey, Job>& pending) {
+SweepTable resume(const std::string& csv, std::map<PointKey, Job>& pending,
+                  const std::string& grid_id) {
   SweepTable table = read_results_csv(csv);
-  const std::string grid = pending.empty() ? "" : pending.begin()->second.grid;
-  for (const auto& g : table.grids)
-    if (g != grid)
-      throw InputError(fmt::format(
-          "{}: holds rows of grid {}, this sweep's is {}: a shard of another sweep (other "
-          "options, or the grid cut into other shards); refusing to mix them",
-          csv, g, grid.empty() ? "(unsharded)" : grid));
   for (const auto& [key, rows] : table.points)
     if (!pending.count(key))
       throw InputError(
@@ -200,6 +200,21 @@ SweepTable resume(const std::string& csv, std::map<PointKey, Job>& pending) {
     });
     check_complete(csv, table, pending);
   }
+  if (!table.points.empty() && table.grids.empty())
+    throw InputError(fmt::format(
+        "{}: its rows have no grid identity (a run's or plan's CSV, or a sweep's from a csxsim "
+        "before 2026-12), so whether they came from this scenario, model and platform files "
+        "cannot be checked; refusing to mix them: run without --resume, or --csv another file",
+        csv));
+  // Last: what differs is named above when it shows in the rows; this catches the rest.
+  for (const auto& g : table.grids)
+    if (g != grid_id)
+      throw InputError(fmt::format(
+          "{}: holds rows of grid {}, this sweep's is {}: rows of another sweep, or of this one "
+          "before an edit of its scenario, model or platform files or of an option that decides "
+          "the rows{}; refusing to mix them",
+          csv, g, grid_id,
+          grid_id.find('.') == std::string::npos ? "" : ", or cut into other shards"));
   for (const auto& [key, rows] : table.points) pending.erase(key);
   return table;
 }

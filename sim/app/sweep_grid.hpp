@@ -25,21 +25,25 @@ struct GridRequest {
   std::vector<std::int64_t> num_csx;
   std::vector<std::int64_t> batches;
   std::pair<std::int64_t, std::int64_t> shard{0, 1};  // I, N
-  std::string grid_id;          // grid_identity(); the rows' `grid` column when N > 1
-  int processes_per_point = 1;  // simulations at once within a point
-  std::string data_dir;         // platforms/ (docs/cli.md#data-folder)
+  std::string grid_id;                                // grid_identity(); the rows' `grid` column
+  int processes_per_point = 1;                        // simulations at once within a point
+  std::string data_dir;                               // platforms/ (docs/cli.md#data-folder)
 };
 
 // Called with each point a rule refuses and the rule's message.
 using OnRefused = std::function<void(const PointKey&, const std::string&)>;
 
-// The grid's identity, the `grid` column of a sharded sweep's rows: a short hash of the
-// scenario file's bytes, the options that decide the rows (`options`: each given option's name
-// and value text; --csv, --json, --jobs, --shard, --resume, --quiet, --check-only and the lists
-// are left out, the lists enter expanded) and the shard count. Shards of one sweep share it; a
-// shard of another grid, or of the same grid cut into other shards, does not.
+// The grid's identity, the `grid` column of a sweep's rows (docs/cli.md#csv): a short hash of the
+// bytes of every file the sweep reads (`files`: the scenario, its model files, the platform files
+// and the fit data, as app::input_files lists them) and of the options that decide the rows
+// (`options`: each given option's name and value text; --csv, --json, --jobs, --shard, --resume,
+// --quiet, --check-only and the lists are left out). A sharded sweep's (`shards` > 1) has a dot
+// and a second hash after it, of the lists (expanded) and the shard count, which decide which
+// points each shard runs; merge drops that part, so a merged CSV is the unsharded sweep's, and an
+// unsharded sweep may be resumed with longer lists. Throws nothing: an unreadable file enters as
+// empty.
 [[nodiscard]] std::string grid_identity(
-    const std::string& scenario_file,
+    const std::vector<std::string>& files,
     const std::vector<std::pair<std::string, std::string>>& options,
     const std::vector<std::int64_t>& num_csx, const std::vector<std::int64_t>& batches,
     std::int64_t shards);
@@ -63,10 +67,13 @@ struct ShardCheck {
 };
 [[nodiscard]] ShardCheck check_shards(const GridRequest& request, const OnRefused& refused);
 
-// --resume: the finished points of `csv`, which must be of this sweep (its grid, shard, model,
-// settings, overrides, training steps, and one row per candidate of every pass of each point);
-// they leave `pending`. Throws InputError naming `csv` and what differs.
-[[nodiscard]] SweepTable resume(const std::string& csv, std::map<PointKey, Job>& pending);
+// --resume: the finished points of `csv`, which must be of this sweep (its grid `grid_id`,
+// shard, model, settings, overrides, training steps, and one row per candidate of every pass of
+// each point); they leave `pending`. Throws InputError naming `csv` and what differs, and for
+// rows without a grid (a run's or plan's CSV, or a sweep's written before the grid identity
+// covered unsharded sweeps), whose inputs cannot be checked.
+[[nodiscard]] SweepTable resume(const std::string& csv, std::map<PointKey, Job>& pending,
+                                const std::string& grid_id);
 
 // What the points report while they run.
 struct PointEvents {

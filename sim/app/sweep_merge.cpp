@@ -26,20 +26,23 @@ SweepTable merge_results(const std::vector<std::string>& inputs) {
                                      f, j + 1, i + 1));
     }
     SweepTable part = read_results_csv(f, true);
+    if (part.points.empty()) ++empty_inputs;
+    if (!id && !part.points.empty()) id = identity_of(part);
+    if (id) check_identity(part, *id, f);
+    // Shards must be of one sweep; unsharded sweeps of one model (cs2 and cs3 apart) may join.
     for (const auto& g : part.grids) {
+      if (g.find('.') == std::string::npos) continue;
       if (grid_file.empty()) {
         grid = g;
         grid_file = f;
       } else if (g != grid) {
         throw InputError(fmt::format(
-            "{}: a shard of another sweep (grid {}; {} is of grid {}): other options, or the "
-            "grid cut into other shards; merge the shards of one sweep",
+            "{}: a shard of another sweep (grid {}; {} is of grid {}): other options, other "
+            "scenario, model or platform files, or the grid cut into other shards; merge the "
+            "shards of one sweep",
             f, g, grid_file, grid));
       }
     }
-    if (part.points.empty()) ++empty_inputs;
-    if (!id && !part.points.empty()) id = identity_of(part);
-    if (id) check_identity(part, *id, f);
     shards.insert(part.shards.begin(), part.shards.end());
     parts.push_back(std::move(part));
   }

@@ -122,7 +122,7 @@ void check_only(std::FILE* out, const SweepRequest& q, const GridRequest& grid) 
   refused.finish();
   auto& mine = check.mine;
   if (q.resume && std::filesystem::exists(csv)) {
-    const auto kept = resume(csv, mine);
+    const auto kept = resume(csv, mine, grid.grid_id);
     print_resumed(csv, kept.points.size());
   }
   const auto [shard, shards] = grid.shard;
@@ -180,23 +180,22 @@ SweepOutcome execute_sweep(const SweepRequest& q, std::FILE* out) {
   print_warnings(scenario);
   auto setups =
       platform_setups(base, q.variants, scenario.platform, scenario.platform_where, data_dir());
-  check_outputs({{q.csv, "--csv"}, {q.json, "--json"}},
-                input_files(q.scenario_file, scenario, platform_files(setups)));
+  const auto inputs = input_files(q.scenario_file, scenario, platform_files(setups));
+  check_outputs({{q.csv, "--csv"}, {q.json, "--json"}}, inputs);
   if (const auto fixed_steps = fixed_steps_across_batches(base, scenario, batches.size()))
     fmt::print(stderr,
                "note: time_to_train_s is for {} steps at every batch size, so the points train "
                "different numbers of samples; pass --tokens to compare one token budget\n",
                *fixed_steps);
 
-  const GridRequest grid{
-      scenario,
-      std::move(setups),
-      num_csx,
-      batches,
-      shard,
-      grid_identity(q.scenario_file, q.row_options, num_csx, batches, shard.second),
-      processes_per_point(q.jobs),
-      data_dir()};
+  const GridRequest grid{scenario,
+                         std::move(setups),
+                         num_csx,
+                         batches,
+                         shard,
+                         grid_identity(inputs, q.row_options, num_csx, batches, shard.second),
+                         processes_per_point(q.jobs),
+                         data_dir()};
   SweepOutcome s;
   if (q.check_only) {
     check_only(out, q, grid);
@@ -209,7 +208,7 @@ SweepOutcome execute_sweep(const SweepRequest& q, std::FILE* out) {
   if (!csv_to_stdout) s.csv_lock = std::make_shared<OutputLock>(csv, "--csv");
   SweepTable& table = s.table;
   if (q.resume && std::filesystem::exists(csv)) {
-    table = resume(csv, pending);
+    table = resume(csv, pending, grid.grid_id);
     print_resumed(csv, table.points.size());
   }
   s.kept = table.points.size();

@@ -139,15 +139,19 @@ SweepTable read_results_csv(const std::string& path, bool clear_shard) {
       } catch (const InputError& e) {
         throw InputError(fmt::format("{}: {}", where("shard"), e.what()));
       }
-    if (fields[kShard].empty() != fields[kGrid].empty())
+    // A sharded sweep's grid is INPUTS.LAYOUT (app::grid_identity), an unsharded one's INPUTS.
+    const auto dot = fields[kGrid].find('.');
+    if (fields[kShard].empty() != (dot == std::string::npos))
       throw InputError(fmt::format(
-          "{}: {}: a sharded sweep's rows have both, other rows neither", where("shard and grid"),
-          fields[kShard].empty() ? "a grid without a shard" : "a shard without a grid"));
+          "{}: {}: a sharded sweep's rows have a shard and a grid of two hashes, other sweeps' "
+          "a grid of one",
+          where("shard and grid"),
+          fields[kShard].empty() ? "a sharded grid without a shard" : "a shard without its grid"));
     table.shards.insert(fields[kShard]);
     if (!fields[kGrid].empty()) table.grids.insert(fields[kGrid]);
-    if (clear_shard) {
+    if (clear_shard && dot != std::string::npos) {
       fields[kShard].clear();
-      fields[kGrid].clear();
+      fields[kGrid].resize(dot);
     }
     const io::Record row = parse_record(fields, record_where);
     check_row(row, record_where);

@@ -74,7 +74,8 @@ void check_identity(const SweepTable& t, SweepIdentity& id, const std::string& p
                                                  const std::string& where);
 
 // Reads a csxsim CSV (run, sweep or plan), each field by its column's type. With
-// `clear_shard`, the shard and grid columns are emptied (a merged table is the unsharded one).
+// `clear_shard`, the shard column is emptied and the grid cut to its first hash (a merged table
+// is the unsharded one); `grids` keeps the values as read.
 // Throws InputError naming the file for a wrong header, a malformed row or field, or a chosen
 // row with an empty step_time_s, samples_per_s or mfu (naming the record and column).
 [[nodiscard]] SweepTable read_results_csv(const std::string& path, bool clear_shard = false);

@@ -3,6 +3,7 @@ monotone in num_csx; paths a file names, read relative to that file; paths that 
 a command's outputs land together or not at all (a full file system, a full standard output);
 a full standard output is exit 2 for every command; a dangling link; what bounds plan's search."""
 import csv
+import re
 import os
 import resource
 import shutil
@@ -151,8 +152,13 @@ with tempfile.TemporaryDirectory() as d:
         run_lines = open(run_csv, "rb").read().splitlines()
         check(len(sweep_lines) > 2 and all(l.startswith(b"m\xff,") for l in sweep_lines[1:]),
               f"every sweep row names the model m\\xff: {sweep_lines[1][:20]!r}")
-        one = [l for l in sweep_lines[1:] if l.split(b",")[4] == b"1"]
-        check(one == run_lines[1:], "the sweep's num_csx 1 rows are run's, byte for byte")
+        # The last column, grid, is the sweep's identity; run rows leave it empty.
+        one = [l.rsplit(b",", 1)[0] for l in sweep_lines[1:] if l.split(b",")[4] == b"1"]
+        check(one == [l.rsplit(b",", 1)[0] for l in run_lines[1:]],
+              "the sweep's num_csx 1 rows are run's, byte for byte but the grid")
+        check(all(l.endswith(b",") for l in run_lines[1:]) and
+              all(re.fullmatch(rb"[0-9a-f]{8}", l.rsplit(b",", 1)[1]) for l in sweep_lines[1:]),
+              "run rows have no grid, the sweep's one hash")
 
     # 4. All outputs or none: a full file system (a file size limit stands for it) fails the
     # JSON after the CSV was written, and the existing CSV survives.

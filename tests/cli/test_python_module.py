@@ -22,7 +22,7 @@ SCENARIO = "scenarios/gpt3_xl_4x_cs2.yaml"
 INTEGERS = {"num_csx", "batch_size", "per_system_batch_size", "seq_len", "tokens_per_step",
             "micro_batch_size", "num_microbatches", "steps"}
 TEXT = {"model", "platform", "overrides", "mode", "requested_micro_batch_size", "reason", "bound",
-        "activation_plan", "name", "group", "family", "release"}
+        "activation_plan", "name", "group", "family", "release", "shard", "grid"}
 
 
 def written(csv_path, json_path):

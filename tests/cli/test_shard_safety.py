@@ -1,5 +1,5 @@
 """Shards never clobber each other and never mix: two sweeps writing one --csv at once (the
-second exits 2 naming the file, as do run, plan, merge, validate and a link to the file), the grid column of a sharded sweep's rows, and merge and
+second exits 2 naming the file, as do run, plan, merge, validate and a link to the file), the grid column of a sweep's rows, and merge and
 --resume refusing a shard of another grid by its file name."""
 import csv
 import os
@@ -55,10 +55,14 @@ with tempfile.TemporaryDirectory() as d:
           for r in rows(out)}) == 4, "the CSV holds the first sweep's 4 points only")
     check(not os.path.exists(out + ".lock"), "the lock file is gone once the sweep ends")
 
-    # 2. The grid column: one value in every row of one sharded sweep, empty unsharded.
+    # 2. The grid column: one hash of the inputs in an unsharded sweep's rows; a shard's adds a
+    # dot and a hash of the lists and shard count, and merge keeps the first, so the merged CSV
+    # is the unsharded one.
     whole = os.path.join(d, "whole.csv")
     expect(["sweep", SCEN, *GRID_A, "--csv", whole, "-q"], 0)
-    check({r["grid"] for r in rows(whole)} == {""}, "an unsharded sweep's rows have no grid")
+    whole_grids = {r["grid"] for r in rows(whole)}
+    check(len(whole_grids) == 1 and re.fullmatch("[0-9a-f]{8}", next(iter(whole_grids))),
+          f"an unsharded sweep's rows carry one 8-digit grid: {whole_grids}")
     a = [os.path.join(d, f"a{i}.csv") for i in range(2)]
     b = [os.path.join(d, f"b{i}.csv") for i in range(2)]
     for i in range(2):
@@ -66,8 +70,10 @@ with tempfile.TemporaryDirectory() as d:
         expect(["sweep", SCEN, *GRID_B, "--shard", f"{i}/2", "--csv", b[i], "-q"], 0)
     grids_a = {r["grid"] for p in a for r in rows(p)}
     grids_b = {r["grid"] for p in b for r in rows(p)}
-    check(len(grids_a) == 1 and re.fullmatch("[0-9a-f]{8}", next(iter(grids_a))),
-          f"both shards of one sweep carry one 8-digit grid: {grids_a}")
+    check(len(grids_a) == 1 and re.fullmatch("[0-9a-f]{8}[.][0-9a-f]{8}", next(iter(grids_a))),
+          f"both shards of one sweep carry one grid of two 8-digit hashes: {grids_a}")
+    check(next(iter(grids_a)).split(".")[0] == next(iter(whole_grids)),
+          "a shard's grid starts with the unsharded sweep's")
     check(grids_a != grids_b, "another batch-size list is another grid")
     # The same points (shard 0 of both grids is num_csx 1, 2, 4 at batch 64) and rows but
     # the grid column: before it, nothing told these shards apart.

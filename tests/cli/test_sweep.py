@@ -102,6 +102,26 @@ with tempfile.TemporaryDirectory() as d:
            err_has=["holds cs2, num_csx 1, batch_size 96, which is not in this sweep's grid"])
     check(open(one).read() == text, "--check-only leaves the existing CSV untouched")
 
+    # The grid column is the inputs' identity: --resume after an edit of the scenario (even a
+    # comment) is refused, longer lists are not, and a run's CSV (no grid) is refused.
+    edited = os.path.join(d, "edited.yaml")
+    open(edited, "w").write(open(SCEN).read().replace("../models/", os.path.abspath("models") + "/"))
+    small = ["--num-csx", "1", "--batch-size", "64", "--steps", 1000, "--compile-only", "-q"]
+    grown = os.path.join(d, "grown.csv")
+    expect(["sweep", edited, *small, "--csv", grown], 0)
+    first = list(csv.DictReader(open(grown)))
+    check(len({r["grid"] for r in first}) == 1 and re.fullmatch("[0-9a-f]{8}", first[0]["grid"]),
+          f"an unsharded sweep's rows carry one grid of 8 hex digits: {first[0]['grid']}")
+    expect(["sweep", edited, "--num-csx", "1,2", *small[2:], "--csv", grown, "--resume"], 0,
+           err_has=["resume: 1 finished points kept"])
+    open(edited, "a").write("# edited\n")
+    expect(["sweep", edited, "--num-csx", "1,2", *small[2:], "--csv", grown, "--resume"], 2,
+           err_has=[grown, "holds rows of grid", "before an edit of its scenario"])
+    ran = os.path.join(d, "ran.csv")
+    expect(["run", edited, *small, "--csv", ran], 0)
+    expect(["sweep", edited, *small, "--csv", ran, "--resume"], 2,
+           err_has=[ran, "no grid identity", "run without --resume"])
+
     # Timeline trace.
     trace = os.path.join(d, "t.json")
     r = expect(["run", SCEN, "--trace", trace, "--csv", os.path.join(d, "run.csv")], 0)

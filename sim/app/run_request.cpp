@@ -52,6 +52,13 @@ RunRequest read_run_request(const GivenOptions& given) {
     if (q.trace.empty())
       throw InputError(fmt::format("--trace-systems = {}: needs --trace", *text));
     q.trace_systems_text = text;
+    // csx-0, the fullest system, is always traced: the list names the others.
+    for (const auto& part : io::split(*text, ','))
+      if (part == "0")
+        throw InputError(
+            fmt::format("--trace-systems = {}: csx-0 is always in the trace; list "
+                        "the systems beyond it (1 to num_csx - 1)",
+                        *text));
     q.trace_systems = io::parse_value_list(*text, "--trace-systems");
   }
   if (const auto text = given.text("trace-max-events")) {

@@ -177,7 +177,8 @@ with tempfile.TemporaryDirectory() as d:
     expect(["run", SCEN, *grid, "--trace", out, "--trace-systems", "5,128"], 2,
            err_has=["--trace-systems = 5,128: system 128 is not below num_csx (128"])
     expect(["run", SCEN, *grid, "--trace-systems", 3], 2, err_has=["--trace-systems = 3: needs --trace"])
-    expect(["run", SCEN, *grid, "--trace", out, "--trace-systems", 0], 2, err_has=["--trace-systems"])
+    expect(["run", SCEN, *grid, "--trace", out, "--trace-systems", 0], 2,
+           err_has=["--trace-systems", "csx-0 is always in the trace"])
     check(not os.path.exists(out), "a refused run writes no trace")
 
     # --trace-max-events: a trace whose lower bound is above it is refused before it is

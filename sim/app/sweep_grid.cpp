@@ -200,13 +200,21 @@ SweepTable resume(const std::string& csv, std::map<PointKey, Job>& pending,
     });
     check_complete(csv, table, pending);
   }
-  if (!table.points.empty() && table.grids.empty())
+  if (table.rows_without_grid)
     throw InputError(fmt::format(
-        "{}: its rows have no grid identity (a run's or plan's CSV, or a sweep's from a csxsim "
-        "before 2026-12), so whether they came from this scenario, model and platform files "
+        "{}: holds rows with no grid identity (written by run or plan, or by a sweep of a "
+        "csxsim before 2026-12), so whether they came from this scenario, model and platform files "
         "cannot be checked; refusing to mix them: run without --resume, or --csv another file",
         csv));
   // Last: what differs is named above when it shows in the rows; this catches the rest.
+  const auto inputs_of = [](const std::string& g) { return g.substr(0, g.find('.')); };
+  for (const auto& g : table.grids)
+    if (g != grid_id && inputs_of(g) == inputs_of(grid_id))
+      throw InputError(
+          fmt::format("{}: holds rows of grid {}, this sweep's is {}: the same "
+                      "inputs and options, with other --num-csx or --batch-size "
+                      "lists or another shard count; refusing to mix them",
+                      csv, g, grid_id));
   for (const auto& g : table.grids)
     if (g != grid_id)
       throw InputError(fmt::format(

@@ -146,9 +146,13 @@ SweepTable read_results_csv(const std::string& path, bool clear_shard) {
           "{}: {}: a sharded sweep's rows have a shard and a grid of two hashes, other sweeps' "
           "a grid of one",
           where("shard and grid"),
-          fields[kShard].empty() ? "a sharded grid without a shard" : "a shard without its grid"));
+          fields[kShard].empty()  ? "a sharded grid without a shard"
+          : fields[kGrid].empty() ? "a shard without its grid"
+                                  : "a shard's grid of one hash, as csxsim wrote it before "
+                                    "2026-12: run the shard again with this csxsim"));
     table.shards.insert(fields[kShard]);
     if (!fields[kGrid].empty()) table.grids.insert(fields[kGrid]);
+    table.rows_without_grid = table.rows_without_grid || fields[kGrid].empty();
     if (clear_shard && dot != std::string::npos) {
       fields[kShard].clear();
       fields[kGrid].resize(dot);
@@ -187,6 +191,7 @@ void merge_points(SweepTable part, SweepTable& into, const std::string& path) {
   }
   into.shards.insert(part.shards.begin(), part.shards.end());
   into.grids.insert(part.grids.begin(), part.grids.end());
+  into.rows_without_grid = into.rows_without_grid || part.rows_without_grid;
 }
 
 void check_shards_complete(const std::set<std::string>& shards, std::size_t empty_inputs) {

@@ -33,6 +33,7 @@ struct SweepTable {
   std::map<PointKey, std::string> points;
   std::set<std::string> shards;  // the shard column's values ("I/N"; "" unsharded)
   std::set<std::string> grids;   // the grid column's values, empty ones left out
+  bool rows_without_grid = false;  // a row with an empty grid (a run's or plan's)
 
   // The CSV: header plus every point's rows, sorted by (platform, num_csx, batch_size).
   [[nodiscard]] std::string render() const;

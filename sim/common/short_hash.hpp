@@ -1,4 +1,4 @@
-// A short, stable fingerprint of a text (the `grid` column of a sharded sweep).
+// A short, stable fingerprint of a text (the `grid` column of a sweep).
 #pragma once
 
 #include <string>

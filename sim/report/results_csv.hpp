@@ -24,7 +24,7 @@ struct RowContext {
   std::string requested_micro_batch_size;
   std::optional<std::int64_t> training_steps;  // for time_to_train_s (training rows only)
   std::string shard;  // "I/N" in a sharded sweep's rows (merge checks none is missing)
-  std::string grid;   // a sweep's grid identity (8 hex digits), empty for run and plan
+  std::string grid;   // a sweep's grid identity (app::grid_identity), empty for run and plan
 };
 
 // One row of the table: a candidate and what the row says besides it.

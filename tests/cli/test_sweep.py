@@ -121,6 +121,25 @@ with tempfile.TemporaryDirectory() as d:
     expect(["run", edited, *small, "--csv", ran], 0)
     expect(["sweep", edited, *small, "--csv", ran, "--resume"], 2,
            err_has=[ran, "no grid identity", "run without --resume"])
+    # A file mixing a sweep's rows and a run's (merge joins them) is refused too.
+    mixed = os.path.join(d, "mixed.csv")
+    ran2 = os.path.join(d, "ran2.csv")
+    expect(["run", edited, "--num-csx", "2", *small[2:], "--csv", ran2], 0)
+    fresh = os.path.join(d, "fresh.csv")
+    expect(["sweep", edited, *small, "--csv", fresh], 0)
+    expect(["merge", fresh, ran2, "-o", mixed], 0)
+    expect(["sweep", edited, "--num-csx", "1,2", *small[2:], "--csv", mixed, "--resume"], 2,
+           err_has=[mixed, "holds rows with no grid identity"])
+    # A shard resumed with other lists is told so; a shard CSV of one hash (an earlier csxsim's)
+    # is named as such.
+    part = os.path.join(d, "part.csv")
+    expect(["sweep", edited, "--num-csx", "1,2", *small[2:], "--shard", "0/2", "--csv", part], 0)
+    expect(["sweep", edited, "--num-csx", "1,2,4", *small[2:], "--shard", "0/2", "--csv", part,
+            "--resume"], 2, err_has=["the same inputs and options, with other --num-csx or --batch-size"])
+    old = os.path.join(d, "old.csv")
+    open(old, "w").write(re.sub(r",([0-9a-f]{8})[.][0-9a-f]{8}$", r",\1", open(part).read(), flags=re.M))
+    expect(["merge", old, "-o", os.path.join(d, "old_m.csv")], 2,
+           err_has=["a shard's grid of one hash", "run the shard again"])
 
     # Timeline trace.
     trace = os.path.join(d, "t.json")

@@ -31,8 +31,8 @@ struct PointKey {
 struct SweepTable {
   // Each point's rows: CSV lines (io::csv_line), newline-terminated, no header.
   std::map<PointKey, std::string> points;
-  std::set<std::string> shards;  // the shard column's values ("I/N"; "" unsharded)
-  std::set<std::string> grids;   // the grid column's values, empty ones left out
+  std::set<std::string> shards;    // the shard column's values ("I/N"; "" unsharded)
+  std::set<std::string> grids;     // the grid column's values, empty ones left out
   bool rows_without_grid = false;  // a row with an empty grid (a run's or plan's)
 
   // The CSV: header plus every point's rows, sorted by (platform, num_csx, batch_size).

@@ -149,4 +149,30 @@ with tempfile.TemporaryDirectory() as d:
     ids = re.findall(r"^slurm-sweep: (?:array|merge) job (\d+)", r.stdout, re.M)
     check(len(ids) == 2 and json.load(open(os.path.join(parts, "sweep.json")))["jobs"] ==
           ["101", "102", *ids], f"the manifest records every job: {ids}")
+
+    # --resume after an input edit: the shard's CSV is of another grid; refused here, exit 2,
+    # nothing submitted, OUT.parts/ kept.
+    scen = os.path.join(d, "xl.yaml")
+    with open(os.path.join(ROOT, SCEN)) as f:
+        text = f.read().replace("../models/", os.path.join(ROOT, "models") + "/")
+    with open(scen, "w") as f:
+        f.write(text)
+    edited = os.path.join(d, "edited.csv")
+    r = tool(scen, "--num-csx", "1", "--batch-size", "64", "--shards", "2", "--csxsim", CSXSIM,
+             "--csv", edited, env=env)
+    check(r.returncode == 0, f"a second sweep: {r.returncode} {r.stderr}")
+    s = subprocess.run([os.path.join(edited + ".parts", "shard.sh")],
+                       env=dict(env, SLURM_ARRAY_TASK_ID="0"), cwd=ROOT, capture_output=True,
+                       text=True, timeout=300)
+    check(s.returncode == 0, f"its shard 0 runs: {s.stderr}")
+    with open(scen, "a") as f:
+        f.write("# edited after the sweep started\n")
+    open(log, "w").close()
+    r = tool("--resume", edited, env=env)
+    check(r.returncode == 2 and "shard 0 cannot be resumed: " in r.stderr and
+          f"remove {edited}.parts and submit the sweep again" in r.stderr and
+          len(r.stderr.splitlines()) == 1,
+          f"--resume after an input edit is refused: {r.returncode} {r.stderr!r}")
+    check(not any(c.startswith("sbatch") for c in open(log).read().splitlines()),
+          "nothing submitted for a sweep whose inputs changed")
 finish()

@@ -53,8 +53,12 @@ std::string resolve_model_path(const std::string& arg) {
   const fs::path models = fs::path(data_dir()) / "models";
   const fs::path shipped = models / (arg + ".yaml");
   if (fs::exists(shipped, ec)) return shipped.string();
-  if (fs::exists(arg, ec)) return arg;  // its checks say what it is
+  // Its checks say what it is (a dangling link or a loop of links is named as one).
+  if (fs::exists(arg, ec) || fs::is_symlink(fs::symlink_status(arg, ec))) return arg;
   if (arg.empty()) throw InputError("'': an empty path, expected a scenario or model file");
+  if (arg == "-")
+    throw InputError(
+        "-: csxsim reads a scenario or model from a file, not from standard input; name a file");
   // A file beside it named like it (its .yaml left out), else a models/ name.
   std::string hint = did_you_mean_file(arg, {});
   if (hint.empty()) hint = did_you_mean_model(arg, {}, models);

@@ -19,6 +19,15 @@
 
 namespace csx::model {
 YAML::Node trainer_node(const YAML::Node& root, const std::string& file) {
+  // No Model Zoo file holds both layouts; reading one would silently drop the other's model.
+  for (const char* legacy : {"model", "train_input"})
+    for (const auto& kv : root)
+      if (kv.first.IsScalar() && kv.first.Scalar() == legacy)
+        throw InputError(fmt::format(
+            "{}: a Trainer-layout block (trainer.init.model) in a file of the older layout ({} "
+            "at line {}); a file holds one layout: remove trainer:, or move the model under "
+            "trainer.init",
+            io::Block(file, "", root).where("trainer"), legacy, kv.first.Mark().line + 1));
   YAML::Node t = root["trainer"];
   // reset rebinds t; assignment would overwrite the file's node with its first phase.
   if (t.IsSequence() && t.size() > 0 && t[0].IsMap())

@@ -412,6 +412,11 @@ std::string to_string(Mode m) {
 Mode parse_mode(const std::string& text, const std::string& where) {
   const auto it = std::find(kModeNames.begin(), kModeNames.end(), text);
   if (it != kModeNames.end()) return static_cast<Mode>(it - kModeNames.begin());
+  if (text == "eval_all")  // Model Zoo's run.py mode that evaluates every checkpoint of a run
+    throw InputError(fmt::format(
+        "{} = 'eval_all': the Model Zoo's mode that evaluates every checkpoint is not simulated; "
+        "eval simulates one evaluation pass (run it once per checkpoint)",
+        where));
   throw InputError(fmt::format("{} = '{}': the mode must be train, eval or train_and_eval{}", where,
                                text, did_you_mean(text, kModeNames)));
 }

@@ -469,6 +469,30 @@ with tempfile.TemporaryDirectory() as d:
     os.symlink(two, one)
     os.symlink(one, two)
     expect(["run", one], 2, err_has=[f"{one}: a loop of symbolic links"])
+    # The same for a name without a folder or .yaml (read first as a models/ name).
+    os.symlink("loop2", os.path.join(d, "loop1"))
+    os.symlink("loop1", os.path.join(d, "loop2"))
+    rr = subprocess.run([os.path.abspath(CSXSIM), "run", "loop1"], capture_output=True,
+                        text=True, cwd=d)
+    check(rr.returncode == 2 and "loop1: a loop of symbolic links" in rr.stderr,
+          f"a loop of links by a bare name: {rr.returncode} {rr.stderr}")
+# A file of the older layout (model:, train_input:) with a trainer: block beside it is told it
+# holds two layouts, with the lines of both, not that trainer.init.model is missing.
+with tempfile.TemporaryDirectory() as d:
+    mixed = os.path.join(d, "mixed.yaml")
+    with open(mixed, "w") as f:
+        f.write("model:\n  hidden_size: 2048\ntrainer:\n  init:\n    seed: 1\n")
+    expect(["run", mixed], 2, err_has=[
+        f"{mixed}:3: trainer: a Trainer-layout block (trainer.init.model) in a file of the older "
+        "layout (model at line 1); a file holds one layout"])
+# Standard input is no scenario; --version takes no argument; simulation.mode eval_all (the
+# Model Zoo's mode evaluating every checkpoint) is named as such, not as a typo.
+expect(["run", "-"], 2, err_has=["-: csxsim reads a scenario or model from a file, not from "
+                                 "standard input; name a file"])
+expect(["--version", "extra"], 2, err_has=["--version takes nothing after it, got 'extra'"])
+expect(["run", "scenarios/gpt3_xl_1x_cs2.yaml", "--mode", "eval_all"], 2,
+       err_has=["--mode = 'eval_all': the Model Zoo's mode that evaluates every checkpoint is not "
+                "simulated; eval simulates one evaluation pass"])
 # plan's deadline search says what bounds it: the platform's largest cluster (192 CS-2, below
 # the --max-num-csx given), the flag itself, or the batch (one sample per system).
 for extra, bound in ((["--max-num-csx", "1000"], "up to 192 (the largest cluster of cs2; --max-num-csx 1000 is beyond it)"),

@@ -148,7 +148,7 @@ int main(int argc, char** argv) {
     quick_exit_with(finish(0));
   }
   if (name == "--version") {
-    if (argc > 2)
+    if (argc > 2 && help_args.empty())  // `help --version` prints the version too
       return fail(2, fmt::format("--version takes nothing after it, got '{}'", argv[2]));
     fmt::print("csxsim {}\n", CSXSIM_VERSION);
     quick_exit_with(finish(0));

@@ -19,15 +19,6 @@
 
 namespace csx::model {
 YAML::Node trainer_node(const YAML::Node& root, const std::string& file) {
-  // No Model Zoo file holds both layouts; reading one would silently drop the other's model.
-  for (const char* legacy : {"model", "train_input"})
-    for (const auto& kv : root)
-      if (kv.first.IsScalar() && kv.first.Scalar() == legacy)
-        throw InputError(fmt::format(
-            "{}: a Trainer-layout block (trainer.init.model) in a file of the older layout ({} "
-            "at line {}); a file holds one layout: remove trainer:, or move the model under "
-            "trainer.init",
-            io::Block(file, "", root).where("trainer"), legacy, kv.first.Mark().line + 1));
   YAML::Node t = root["trainer"];
   // reset rebinds t; assignment would overwrite the file's node with its first phase.
   if (t.IsSequence() && t.size() > 0 && t[0].IsMap())
@@ -40,6 +31,14 @@ YAML::Node trainer_node(const YAML::Node& root, const std::string& file) {
                     : t.IsSequence()                ? "a list whose first entry is no mapping"
                     : t.IsScalar()                  ? "a single value"
                                                     : "empty"));
+  // No Model Zoo file holds both layouts; reading one would silently drop the other's model.
+  for (const char* legacy : {"model", "train_input"})
+    for (const auto& kv : root)
+      if (kv.first.IsScalar() && kv.first.Scalar() == legacy)
+        throw InputError(fmt::format(
+            "{}: the file holds both layouts: trainer: (Trainer layout, Release 2.4+) and {}: at "
+            "line {} (older layout); a file holds one layout: keep one of them",
+            io::Block(file, "", root).where("trainer"), legacy, kv.first.Mark().line + 1));
   return t;
 }
 

@@ -414,8 +414,9 @@ Mode parse_mode(const std::string& text, const std::string& where) {
   if (it != kModeNames.end()) return static_cast<Mode>(it - kModeNames.begin());
   if (text == "eval_all")  // Model Zoo's run.py mode that evaluates every checkpoint of a run
     throw InputError(fmt::format(
-        "{} = 'eval_all': the Model Zoo's mode that evaluates every checkpoint is not simulated; "
-        "eval simulates one evaluation pass (run it once per checkpoint)",
+        "{} = 'eval_all': that is the Model Zoo's mode that evaluates every checkpoint; here the "
+        "mode must be train, eval or train_and_eval (eval times one evaluation pass, the same "
+        "for each checkpoint; a Model Zoo runconfig's mode: eval_all is read as eval)",
         where));
   throw InputError(fmt::format("{} = '{}': the mode must be train, eval or train_and_eval{}", where,
                                text, did_you_mean(text, kModeNames)));

@@ -483,16 +483,28 @@ with tempfile.TemporaryDirectory() as d:
     with open(mixed, "w") as f:
         f.write("model:\n  hidden_size: 2048\ntrainer:\n  init:\n    seed: 1\n")
     expect(["run", mixed], 2, err_has=[
-        f"{mixed}:3: trainer: a Trainer-layout block (trainer.init.model) in a file of the older "
-        "layout (model at line 1); a file holds one layout"])
+        f"{mixed}:3: trainer: the file holds both layouts: trainer: (Trainer layout, Release "
+        "2.4+) and model: at line 1 (older layout); a file holds one layout: keep one of them"])
+    # A Trainer file with a stray train_input: is told the same, naming train_input's line.
+    with open(mixed, "w") as f:
+        f.write("trainer:\n  init:\n    model:\n      hidden_size: 2048\ntrain_input:\n"
+                "  batch_size: 8\n")
+    expect(["run", mixed], 2, err_has=["and train_input: at line 5 (older layout)"])
+    # trainer: that is no mapping keeps its own message, layouts aside.
+    with open(mixed, "w") as f:
+        f.write("model:\n  hidden_size: 2048\ntrainer: 3\n")
+    expect(["run", mixed], 2, err_has=[f"{mixed}:3: trainer is a single value, expected a mapping"])
 # Standard input is no scenario; --version takes no argument; simulation.mode eval_all (the
 # Model Zoo's mode evaluating every checkpoint) is named as such, not as a typo.
 expect(["run", "-"], 2, err_has=["-: csxsim reads a scenario or model from a file, not from "
                                  "standard input; name a file"])
 expect(["--version", "extra"], 2, err_has=["--version takes nothing after it, got 'extra'"])
 expect(["run", "scenarios/gpt3_xl_1x_cs2.yaml", "--mode", "eval_all"], 2,
-       err_has=["--mode = 'eval_all': the Model Zoo's mode that evaluates every checkpoint is not "
-                "simulated; eval simulates one evaluation pass"])
+       err_has=["--mode = 'eval_all': that is the Model Zoo's mode that evaluates every "
+                "checkpoint; here the mode must be train, eval or train_and_eval (eval times one "
+                "evaluation pass, the same for each checkpoint; a Model Zoo runconfig's mode: "
+                "eval_all is read as eval)"])
+expect(["help", "--version"], 0, out_has=["csxsim "])
 # plan's deadline search says what bounds it: the platform's largest cluster (192 CS-2, below
 # the --max-num-csx given), the flag itself, or the batch (one sample per system).
 for extra, bound in ((["--max-num-csx", "1000"], "up to 192 (the largest cluster of cs2; --max-num-csx 1000 is beyond it)"),

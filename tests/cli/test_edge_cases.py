@@ -540,7 +540,7 @@ with tempfile.TemporaryDirectory() as d:
     expect(["run", "scenarios/gpt3_xl_1x_cs2.yaml", "--csv", os.path.join(d, "loop_a"), "-q"], 2,
            err_has=["a loop of symbolic links"])
     check(os.readlink(os.path.join(d, "loop_a")) == "loop_b", "the looping link is kept")
-    r = expect(["plan", "gpt3_xl", "--batch-size", "528", "--tokens", "1e12", "--deadline", "3d",
+    r = expect(["plan", "gpt3_xl", "--batch-size", "528", "--tokens", "1e12", "--deadline", "4d",
                 "-q"], 0, err_has=["note: the time to train is not monotone in num_csx"])
     check("note:" not in r.stdout and r.stdout.startswith("cs2, batch_size 528"),
           f"plan -q stdout: {r.stdout!r}")

@@ -183,16 +183,27 @@ with tempfile.TemporaryDirectory() as d:
     check(not [f for f in os.listdir(d) if ".tmp." in f], "no temporary file left")
 
     # 5. A full standard output: exit 2 for every command, and no output file replaced (merge
-    # prints nothing, so a full standard output does not concern it).
-    for cmd in (["run", scen, "--csv", ok_csv],
-                ["sweep", scen, "--num-csx", "1,2", "--batch-size", "528", "--csv", ok_csv],
+    # prints nothing, so a full standard output does not concern it). A sweep's --csv is also its
+    # checkpoint, rewritten at most once a second as points finish (docs/cli.md), so on a slow
+    # machine it may hold the finished points; its --json lands only with the whole sweep.
+    for cmd in (["run", scen, "--csv", ok_csv, "--json", big_json],
+                ["sweep", scen, "--num-csx", "1,2", "--batch-size", "528", "--csv", ok_csv,
+                 "--json", big_json],
                 ["plan", "gpt3_xl", "--tokens", "1e10", "--num-csx", "1", "--batch-size", "528",
-                 "--csv", ok_csv],
-                ["validate", "--only-platform", "cs3", "--csv", ok_csv]):
+                 "--csv", ok_csv, "--json", big_json],
+                ["validate", "--only-platform", "cs3", "--csv", ok_csv, "--json", big_json]):
+        for p in (ok_csv, big_json):
+            open(p, "w").write("existing\n")
         rr = to_dev_full(*cmd)
         check(rr.returncode == 2 and "cannot write to standard output" in rr.stderr,
               f"{cmd[0]} >/dev/full: {rr.returncode} {rr.stderr}")
-        check(open(ok_csv).read() == "existing\n", f"{cmd[0]} >/dev/full: --csv not replaced")
+        check(open(big_json).read() == "existing\n", f"{cmd[0]} >/dev/full: --json not replaced")
+        left = open(ok_csv).read()
+        if cmd[0] == "sweep":
+            check(left == "existing\n" or left.startswith("model,"),
+                  f"sweep >/dev/full: --csv is the file or a checkpoint: {left[:40]!r}")
+        else:
+            check(left == "existing\n", f"{cmd[0]} >/dev/full: --csv not replaced")
     for cmd in (["platform", "--keys"], ["describe", "gpt3_xl", "--json"], ["describe", "gpt3_xl"],
                 ["candidates", "--batch-size", "528", "--num-csx", "2"], ["--help"], ["--version"], ["run", "--help"],
                 ["plan", "--help"]):

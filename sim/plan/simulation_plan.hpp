@@ -57,7 +57,7 @@ struct SimulationResult {
                                      // includes the wait for the update at the step boundary)
   double grad_reduce_time_s = 0;     // busy time of the slowest link carrying gradients
   double optimizer_time_s = 0;       // optimizer work of one step at the MemoryX rate
-  double step_overhead_s = 0;        // the step's fixed cost, seconds (training; plan::finish)
+  double step_overhead_s = 0;        // fixed cost + client-floor wait, s (training; plan::finish)
   double end_time_s = 0;             // simulated time at the end of the last step
   std::vector<double> step_end_s;    // simulated time at the end of each step
   // Busy seconds of each resource in the step (plan/step_bound): the kernels of the fullest

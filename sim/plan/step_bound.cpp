@@ -59,6 +59,12 @@ void finish(const SimulationInput& input, SimulationResult& r, bool record_trace
   if (input.pass == model::Pass::kTrain) {
     r.step_overhead_s = p.step_overhead_s;
     r.step_time_s += p.step_overhead_s;
+    // The appliance client handles each training step in at least client_step_floor_s; a
+    // shorter step waits for it, and that wait counts as the step's fixed cost.
+    if (r.step_time_s < p.client_step_floor_s) {
+      r.step_overhead_s += p.client_step_floor_s - r.step_time_s;
+      r.step_time_s = p.client_step_floor_s;
+    }
     if (record_trace && r.step_overhead_s > 0)
       for (std::size_t s = 0; s < r.step_end_s.size(); ++s)
         r.trace.push_back({"step overhead",

@@ -27,10 +27,12 @@ struct ResourceBusy {
 [[nodiscard]] std::string bound_of(const std::vector<ResourceBusy>& busy);
 
 // Finishes a simulated result, the one place that does (engine::simulate_all calls it once per
-// simulated plan): a training step's fixed cost (platform step_overhead_s,
-// docs/model.md#compute-model) added to the step time, a barrier nothing overlaps but the input
-// workers (engine::input_workers credit it), and with
-// `record_trace` an event after each step; the streaming and reduce busy times (slowest link),
+// simulated plan): a training step's fixed cost (platform step_overhead_s, seconds,
+// docs/model.md#compute-model), a barrier nothing overlaps but the input workers
+// (engine::input_workers credit it), added to the step time; then a step shorter than the
+// platform's client_step_floor_s (seconds) lengthened to it, the wait added to
+// r.step_overhead_s (the workers are not credited with it); with `record_trace` an event after
+// each step; the streaming and reduce busy times (slowest link),
 // each link's busy time (bytes / bandwidth for its busier direction: links are split duplex,
 // docs/model.md#execution-model-weight-streaming; SwarmX levels exist between SwarmX nodes, num_csx
 // > fanout); and the bound (the input only when the step lasts as long as the input takes).

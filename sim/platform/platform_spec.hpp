@@ -49,6 +49,7 @@ struct PlatformSpec {
   double reduce_cycles_per_output = 0;     // core cycles per partial sum sent across the columns
   double sram_bytes_per_flop = 0;          // SRAM traffic a weight-streamed product needs (bytes)
   double step_overhead_s = 0;              // fixed cost of each training step (s)
+  double client_step_floor_s = 0;          // shortest training step the client keeps up with (s)
   double kernel_overhead_s = 0;            // fixed cost per layer kernel pass (s)
   double microbatch_overhead_s = 0;        // fixed cost per microbatch (s)
   double usable_sram_fraction = 0;         // share of SRAM available to the model

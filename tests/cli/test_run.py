@@ -170,12 +170,12 @@ with tempfile.TemporaryDirectory() as d:
         expect(["run", path, "--micro-batch-size", "12"], 0, out_has=[f"time to train: {steps} steps x"])
 
 # The ViT-B/16 preset's input (docs/model.md#input-pipeline): 178 samples/s a process x 2 x 2 =
-# 712/s; its compute step, 0.3769 s, needs 2850 / 0.3769 = 7562/s, 7562 / (178 x 2) = 21.24, so
-# num_workers 22. Off (0), the run says the input is not simulated and why; a processor csxsim
+# 712/s; its compute step, 0.3584 s, needs 2850 / 0.3584 = 7952/s, 7952 / (178 x 2) = 22.34, so
+# num_workers 23. Off (0), the run says the input is not simulated and why; a processor csxsim
 # has no rate for says so too; one misspelled gets a did-you-mean.
 expect(["run", "vit_base_patch16"], 0,
        out_has=["= 712 samples/s (input_workers.imagenet1k_samples_per_s", "bound: input",
-                "needs 7562 samples/s per CS-X: 22 dataloader processes a worker (num_workers) at this "
+                "needs 7952 samples/s per CS-X: 23 dataloader processes a worker (num_workers) at this "
                 "rate (now 2)"])
 # The JSON names each pass's rate as simulated and where it comes from.
 r = expect(["run", "vit_base_patch16", "--json", "-", "-q"], 0)

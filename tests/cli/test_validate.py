@@ -73,7 +73,7 @@ with tempfile.TemporaryDirectory() as d:
     m = re.search(r"leave-one-model-out MAPE ([0-9.]+)%; largest ([+-][0-9.]+)% \((\S+)\)", cross)
     check(m is not None, "the headline line")
     lomo = float(m.group(1))
-    check(lomo <= 18, f"leave-one-model-out MAPE {lomo}% > 18%")
+    check(lomo <= 14, f"leave-one-model-out MAPE {lomo}% > 14%")
     # The interval spread in the platform files is this cross-validation's RMS.
     rms = re.search(r"RMS of the out-of-sample log residuals ([0-9.]+)", cross).group(1)
     for plat in ("cs2", "cs3"):
@@ -82,10 +82,10 @@ with tempfile.TemporaryDirectory() as d:
               f"platforms/{plat}.yaml prediction_log_sd {sd and sd.group(1)} is the RMS {rms}")
     check(abs(sum(abs(e) for e in errs.values()) / max(1, len(errs)) - lomo) < 0.06,
           "printed MAPE matches the entries")
-    # DiT-2B, Llama-3 8B and the BERT-large runs at either end of the one shared step cost
-    # (CS-2 at batch 2048, CS-3 at 64 x 512) are the known outliers (docs/calibration.md#accuracy);
-    # every other run within 30 %.
-    known = ("llama3-8b", "dit-2b", "bert-2048", "bert512-cs3")
+    # DiT-2B on CS-2, Llama-3 8B, BERT-large on CS-2 at batch 2048 (its three runs disagree) and
+    # Llama-3.2 1B (above the CS-3 client's step floor, unexplained) are the known
+    # outliers (docs/calibration.md#accuracy); every other run within 30 %.
+    known = ("llama3-8b", "dit-2b", "bert-2048", "llama32-1b")
     others = {n: e for n, e in errs.items() if not n.startswith(known)}
     check(max(abs(e) for e in others.values()) <= 30, f"an out-of-sample error beyond 30%: {others}")
     c = re.search(r"80% intervals: (\d+) of (\d+) out-of-sample", cross)

@@ -133,6 +133,39 @@ TEST(Engine, InfiniteIoStepIsSummedCompute) {
   EXPECT_EQ(r.bound, "step overhead");  // 0.05 s over the 0.0133 s of compute
 }
 
+// The client's step floor (platform client_step_floor_s): a training step shorter than it lasts
+// the floor, the wait counted as the step's fixed cost; a longer step, and an evaluation step,
+// are unchanged. Same model as above: 3 x (2e-3 + 5 x (fwd + bwd)) = 0.0133 s of compute.
+TEST(Engine, ClientFloorLengthensOnlyShortTrainingSteps) {
+  auto p = ideal_platform();
+  p.peak_flops = 1e15;
+  p.compute_efficiency = 0.5;
+  p.fabric_rows = 1000;
+  p.simd_width = 4;
+  p.dispatch_overhead_cycles = 2;
+  p.step_overhead_s = 0.05;
+  p.kernel_overhead_s = 1e-4;
+  p.microbatch_overhead_s = 2e-3;
+  const double f = 3e9, eff = 0.5 * 0.5;
+  const double fwd = f * 8 / (1e15 * eff) + 1e-4, bwd = 2 * f * 8 / (1e15 * eff) + 1e-4;
+  const double compute = 3 * (2e-3 + 5 * (fwd + bwd));
+  p.client_step_floor_s = 0.2;
+  auto in = input_for(uniform_model(5, 1e8, f), p, 24, 1, 8);
+  const auto floored = engine::simulate(in);
+  EXPECT_DOUBLE_EQ(floored.step_time_s, 0.2);
+  EXPECT_LT(rel(floored.step_overhead_s, 0.2 - compute), 1e-9) << floored.step_overhead_s;
+  EXPECT_EQ(floored.bound, "step overhead");
+  in.platform.client_step_floor_s = 0.01;  // below the 0.0633 s step: no effect
+  const auto above = engine::simulate(in);
+  EXPECT_LT(rel(above.step_time_s, compute + 0.05), 1e-9);
+  EXPECT_EQ(above.step_overhead_s, 0.05);
+  in.platform.client_step_floor_s = 0.2;
+  in.pass = model::Pass::kEval;  // evaluation steps have no fixed cost and no floor
+  const auto eval = engine::simulate(in);
+  EXPECT_LT(eval.step_time_s, 0.01);
+  EXPECT_EQ(eval.step_overhead_s, 0);
+}
+
 // Infinite compute, MemoryX link the only finite bandwidth B, hop latency lambda on the
 // MemoryX link and each tree edge. MemoryX streams 2 k L layers of w bytes back to back, each
 // taking lambda + w/B; the step then waits for the last gradient: the last weights reach the

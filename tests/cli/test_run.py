@@ -169,6 +169,17 @@ with tempfile.TemporaryDirectory() as d:
             fh.write(text.replace("max_steps: 24334", loop))
         expect(["run", path, "--micro-batch-size", "12"], 0, out_has=[f"time to train: {steps} steps x"])
 
+# The CS-3 client's step floor (platforms/cs3.yaml client_step_floor_s 0.1875 s) with the input
+# simulated: BERT-large, one microbatch of 256 on one CS-3, its step with the fixed cost about
+# 0.16 s. At 1500 samples/s the input takes 256 / 1500 = 0.1707 s, under the floor, so the step is
+# the floor: 256 / 0.1875 = 1365.33 samples/s, bound step overhead. At 1200 samples/s the input
+# takes 256 / 1200 = 0.2133 s, over the floor: 1200 samples/s, bound input.
+for rate, step, rate_out, bound in ((1500, "0.1875", "1365.33", "step overhead"),
+                                    (1200, "0.2133", "1200.00", "input")):
+    expect(["run", "bert_large_msl128", "--platform", "cs3", "--num-csx", "1", "--batch-size", "256",
+            "--micro-batch-size", "256", "--input-rate", str(rate)], 0,
+           out_has=[f"step {step} s, {rate_out} samples/s", f"bound: {bound}\n"])
+
 # The ViT-B/16 preset's input (docs/model.md#input-pipeline): 178 samples/s a process x 2 x 2 =
 # 712/s; its compute step, 0.3584 s, needs 2850 / 0.3584 = 7952/s, 7952 / (178 x 2) = 22.34, so
 # num_workers 23. Off (0), the run says the input is not simulated and why; a processor csxsim

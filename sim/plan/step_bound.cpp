@@ -59,8 +59,8 @@ void finish(const SimulationInput& input, SimulationResult& r, bool record_trace
   if (input.pass == model::Pass::kTrain) {
     r.step_overhead_s = p.step_overhead_s;
     r.step_time_s += p.step_overhead_s;
-    // The appliance client handles each training step in at least client_step_floor_s; a
-    // shorter step waits for it, and that wait counts as the step's fixed cost.
+    // The appliance client handles each training step in at least client_step_floor_s, so no
+    // training step is shorter; the difference counts as the step's fixed cost.
     if (r.step_time_s < p.client_step_floor_s) {
       r.step_overhead_s += p.client_step_floor_s - r.step_time_s;
       r.step_time_s = p.client_step_floor_s;

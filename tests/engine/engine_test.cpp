@@ -91,6 +91,29 @@ platform::PlatformSpec cs2_like_platform() {
   return p;
 }
 
+// Infinite I/O and fabric, finite compute: each kernel is f * samples / (peak * eff * fill) +
+// overhead with x = 8000 tokens / (1000 rows * 4 lanes) = 2, fill = 2 / (2 + 2) = 0.5.
+platform::PlatformSpec summed_compute_platform() {
+  auto p = ideal_platform();
+  p.peak_flops = 1e15;
+  p.compute_efficiency = 0.5;
+  p.fabric_rows = 1000;
+  p.simd_width = 4;
+  p.dispatch_overhead_cycles = 2;
+  p.step_overhead_s = 0.05;  // not simulated: added after
+  p.kernel_overhead_s = 1e-4;
+  p.microbatch_overhead_s = 2e-3;
+  return p;
+}
+
+// The summed kernel times of a step on summed_compute_platform(): L layers of f FLOP a sample,
+// 3 microbatches of 8 samples, each with its 2 ms overhead.
+double summed_compute_s(int L, double f) {
+  const double eff = 0.5 * 0.5;
+  const double fwd = f * 8 / (1e15 * eff) + 1e-4, bwd = 2 * f * 8 / (1e15 * eff) + 1e-4;
+  return 3 * (2e-3 + L * (fwd + bwd));
+}
+
 engine::SimulationInput input_for(const model::ModelCosts& c, const platform::PlatformSpec& p,
                                   std::int64_t B, std::int64_t N, std::int64_t mbs,
                                   model::Pass pass = model::Pass::kTrain) {
@@ -108,25 +131,14 @@ engine::SimulationInput input_for(const model::ModelCosts& c, const platform::Pl
 
 // Infinite I/O and fabric: the simulated step is the fullest system's summed kernel times plus
 // the training step's fixed cost (added once the simulation is done, plan::finish; not in the
-// compute time). Each kernel is f * samples / (peak * eff * fill) + overhead with x = 8000 tokens
-// / (1000 rows * 4 lanes) = 2, fill = 2 / (2 + 2) = 0.5.
+// compute time).
 TEST(Engine, InfiniteIoStepIsSummedCompute) {
-  auto p = ideal_platform();
-  p.peak_flops = 1e15;
-  p.compute_efficiency = 0.5;
-  p.fabric_rows = 1000;
-  p.simd_width = 4;
-  p.dispatch_overhead_cycles = 2;
-  p.step_overhead_s = 0.05;  // not simulated: added after
-  p.kernel_overhead_s = 1e-4;
-  p.microbatch_overhead_s = 2e-3;
   const int L = 5;
   const double f = 3e9;
-  const auto in = input_for(uniform_model(L, 1e8, f), p, 24, 1, 8);  // k = 3 of 8
+  const auto in =
+      input_for(uniform_model(L, 1e8, f), summed_compute_platform(), 24, 1, 8);  // k = 3 of 8
   const auto r = engine::simulate(in);
-  const double eff = 0.5 * 0.5;
-  const double fwd = f * 8 / (1e15 * eff) + 1e-4, bwd = 2 * f * 8 / (1e15 * eff) + 1e-4;
-  const double expected = 3 * (2e-3 + L * (fwd + bwd));
+  const double expected = summed_compute_s(L, f);
   EXPECT_LT(rel(r.step_time_s, expected + 0.05), 1e-9) << r.step_time_s << " vs " << expected;
   EXPECT_LT(rel(r.compute_time_s, expected), 1e-9);
   EXPECT_EQ(r.step_overhead_s, 0.05);
@@ -137,20 +149,10 @@ TEST(Engine, InfiniteIoStepIsSummedCompute) {
 // the floor, the wait counted as the step's fixed cost; a longer step, and an evaluation step,
 // are unchanged. Same model as above: 3 x (2e-3 + 5 x (fwd + bwd)) = 0.0133 s of compute.
 TEST(Engine, ClientFloorLengthensOnlyShortTrainingSteps) {
-  auto p = ideal_platform();
-  p.peak_flops = 1e15;
-  p.compute_efficiency = 0.5;
-  p.fabric_rows = 1000;
-  p.simd_width = 4;
-  p.dispatch_overhead_cycles = 2;
-  p.step_overhead_s = 0.05;
-  p.kernel_overhead_s = 1e-4;
-  p.microbatch_overhead_s = 2e-3;
-  const double f = 3e9, eff = 0.5 * 0.5;
-  const double fwd = f * 8 / (1e15 * eff) + 1e-4, bwd = 2 * f * 8 / (1e15 * eff) + 1e-4;
-  const double compute = 3 * (2e-3 + 5 * (fwd + bwd));
+  auto p = summed_compute_platform();
+  const double compute = summed_compute_s(5, 3e9);
   p.client_step_floor_s = 0.2;
-  auto in = input_for(uniform_model(5, 1e8, f), p, 24, 1, 8);
+  auto in = input_for(uniform_model(5, 1e8, 3e9), p, 24, 1, 8);
   const auto floored = engine::simulate(in);
   EXPECT_DOUBLE_EQ(floored.step_time_s, 0.2);
   EXPECT_LT(rel(floored.step_overhead_s, 0.2 - compute), 1e-9) << floored.step_overhead_s;

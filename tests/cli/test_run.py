@@ -181,12 +181,12 @@ for rate, step, rate_out, bound in ((1500, "0.1875", "1365.33", "step overhead")
            out_has=[f"step {step} s, {rate_out} samples/s", f"bound: {bound}\n"])
 
 # The ViT-B/16 preset's input (docs/model.md#input-pipeline): 178 samples/s a process x 2 x 2 =
-# 712/s; its compute step, 0.3584 s, needs 2850 / 0.3584 = 7952/s, 7952 / (178 x 2) = 22.34, so
+# 712/s; its compute step, 0.35135 s, needs 2850 / 0.35135 = 8112/s, 8112 / (178 x 2) = 22.79, so
 # num_workers 23. Off (0), the run says the input is not simulated and why; a processor csxsim
 # has no rate for says so too; one misspelled gets a did-you-mean.
 expect(["run", "vit_base_patch16"], 0,
        out_has=["= 712 samples/s (input_workers.imagenet1k_samples_per_s", "bound: input",
-                "needs 7952 samples/s per CS-X: 23 dataloader processes a worker (num_workers) at this "
+                "needs 8112 samples/s per CS-X: 23 dataloader processes a worker (num_workers) at this "
                 "rate (now 2)"])
 # The JSON names each pass's rate as simulated and where it comes from.
 r = expect(["run", "vit_base_patch16", "--json", "-", "-q"], 0)

@@ -116,6 +116,10 @@ CalibrationOutcome execute_calibration(const CalibrateRequest& q) {
   for (const auto& p : runs.parameters()) o.in_files.push_back(platform_value(dir, "cs2", p.key));
   std::vector<std::size_t> all(n);
   for (std::size_t i = 0; i < n; ++i) all[i] = i;
+  // --write cross-validates by model; --check cross-validates nothing.
+  const bool cross = (q.cross_validate || q.write) && !q.check;
+  const std::string how = q.write ? "model" : q.group;
+  if (cross) check_groups(runs, how);  // before the minute the fit takes
   o.best = fit_calibration(runs, all, fit_start(runs.parameters()), kFullFitStep);
   const auto sim = runs.simulate(o.best, all);
   double sum_abs = 0;
@@ -130,8 +134,8 @@ CalibrationOutcome execute_calibration(const CalibrateRequest& q) {
     o.differences = calibration_differences(dir, runs.parameters(), o.best, runs.reference());
     return o;
   }
-  if (!q.cross_validate && !q.write) return o;
-  o.how = q.write ? "model" : q.group;
+  if (!cross) return o;
+  o.how = how;
   o.cv = cross_validate_runs(runs, o.best, o.how, q.progress);
   o.rms_log = rms_log_error(o.cv->predictions, all);
   if (q.write) {

@@ -50,8 +50,8 @@ struct CalibrationOutcome {
 
 // Fits (NLopt), then what the request asks: the comparison with the platform files, the
 // cross-validation, the writing of the platform files. Throws InputError for a reference with
-// fewer than two current-release runs or with every run in one group, else as
-// CalibrationRuns::simulate.
+// fewer than two current-release runs or with every run in one group (of one model: before the
+// fit), else as CalibrationRuns::simulate.
 [[nodiscard]] CalibrationOutcome execute_calibration(const CalibrateRequest& request);
 
 }  // namespace csx::app

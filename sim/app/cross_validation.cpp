@@ -54,6 +54,25 @@ std::string group_of(const CalibrationRun& run, const std::string& how) {
   return model::interval_family(run.family);
 }
 
+namespace {
+
+InputError nothing_left_to_fit(const std::string& how) {
+  return InputError(
+      fmt::format("every run is of one {}; leaving it out leaves nothing to fit", how));
+}
+
+}  // namespace
+
+void check_groups(const CalibrationRuns& runs, const std::string& how) {
+  const auto& all = runs.runs();
+  const auto key = [&](const CalibrationRun& r) {
+    return how == "run" ? r.entry.name : r.entry.model;
+  };
+  for (const auto& r : all)
+    if (key(r) != key(all.front())) return;
+  throw nothing_left_to_fit(how);
+}
+
 CrossValidation cross_validate_runs(CalibrationRuns& runs, const std::vector<double>& best,
                                     const std::string& how, const RefitProgress& progress) {
   CrossValidation cv;
@@ -65,9 +84,7 @@ CrossValidation cross_validate_runs(CalibrationRuns& runs, const std::vector<dou
     if (it == cv.groups.end()) it = cv.groups.insert(cv.groups.end(), {g, {}});
     it->second.push_back(i);
   }
-  if (cv.groups.size() < 2)
-    throw InputError(
-        fmt::format("every run is of one {}; leaving it out leaves nothing to fit", how));
+  if (cv.groups.size() < 2) throw nothing_left_to_fit(how);
   cv.predictions.resize(all.size());
   for (std::size_t done = 0; done < cv.groups.size(); ++done) {
     const auto& [g, members] = cv.groups[done];

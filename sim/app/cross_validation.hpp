@@ -47,6 +47,13 @@ inline constexpr double kRefitStep = 0.02;
 // before any '/') or "run" (itself).
 [[nodiscard]] std::string group_of(const CalibrationRun& run, const std::string& how);
 
+// Throws InputError when leaving out a group `how` ("model", "family" or "run") would leave
+// nothing to fit: every run is of one model (for "model" and "family") or has one name (for
+// "run"). Known before any simulation, so such a reference is refused before the full fit; one of
+// several models of one family is refused by cross_validate_runs, once the simulations have named
+// the families.
+void check_groups(const CalibrationRuns& runs, const std::string& how);
+
 // A run predicted by the fit without its group.
 struct Prediction {
   double predicted = 0, measured = 0;  // samples/s

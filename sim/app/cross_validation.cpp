@@ -64,12 +64,11 @@ InputError nothing_left_to_fit(const std::string& how) {
 }  // namespace
 
 void check_groups(const CalibrationRuns& runs, const std::string& how) {
+  // A family is known only once simulated; one model is of one family.
+  const std::string known = how == "run" ? "run" : "model";
   const auto& all = runs.runs();
-  const auto key = [&](const CalibrationRun& r) {
-    return how == "run" ? r.entry.name : r.entry.model;
-  };
   for (const auto& r : all)
-    if (key(r) != key(all.front())) return;
+    if (group_of(r, known) != group_of(all.front(), known)) return;
   throw nothing_left_to_fit(how);
 }
 

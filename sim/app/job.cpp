@@ -249,6 +249,7 @@ search::SearchRequest search_request(const Job& job, const Job::Pass& p) {
   req.auto_min_speedup = job.scenario.auto_min_speedup;
   req.interval = job.interval;
   req.input_samples_per_s = input_samples_per_csx(job.scenario, p);
+  req.chosen_only = job.chosen_only;
   req.interval.input_log_sd = p.input_log_sd;
   return req;
 }

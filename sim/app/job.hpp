@@ -70,6 +70,7 @@ struct Job {
   };
   std::vector<Pass> passes;      // train, eval, or both
   int simulation_processes = 0;  // simulations run at once; 0: one per available CPU
+  bool chosen_only = false;      // only the chosen rows are wanted (search::SearchRequest)
   bool record_trace =
       false;  // re-simulate the chosen candidate recording its timeline (run --trace)
   // run --trace-systems: systems shown besides csx-0 beyond 64 systems.

@@ -99,4 +99,22 @@ void finish(const SimulationInput& input, SimulationResult& r, bool record_trace
   r.bound = bound_of(busy);
 }
 
+double step_time_lower_bound_s(const SimulationInput& input) {
+  const StepSchedule schedule(input);
+  const auto& p = input.platform;
+  const std::int64_t k = schedule.num_microbatches();
+  const std::int64_t per_microbatch = schedule.weight_transfers_per_step() / k;
+  double busy = 0;
+  for (std::int64_t j = 0; j < k; ++j) {
+    const std::int64_t samples = schedule.microbatch_samples(0, j);  // system 0 is the fullest
+    if (p.microbatch_overhead_s > 0) busy += p.microbatch_overhead_s;
+    for (std::int64_t i = 0; i < per_microbatch; ++i) {
+      const auto w = schedule.weight_transfer(j * per_microbatch + i);
+      busy += schedule.kernel_time_s(w.layer, samples, w.backward);
+    }
+  }
+  if (input.pass != model::Pass::kTrain) return busy;
+  return std::max(busy + p.step_overhead_s, p.client_step_floor_s);
+}
+
 }  // namespace csx::plan

@@ -38,4 +38,13 @@ struct ResourceBusy {
 // > fanout); and the bound (the input only when the step lasts as long as the input takes).
 void finish(const SimulationInput& input, SimulationResult& r, bool record_trace);
 
+// A lower bound of the step time (seconds) that engine::simulate_all reports for `input`, without
+// simulating it: one step's kernels and fixed microbatch costs on the fullest system, back to
+// back (a system runs them one after another, and no weights of a step leave MemoryX before the
+// previous step's update is done: docs/model.md#execution-model-weight-streaming), then, when
+// training, the step's fixed cost and the client's floor as finish() adds them. Streaming,
+// gradients and the update only lengthen a step. search::run_search uses it to leave out
+// candidates that cannot be chosen. Throws what StepSchedule's constructor throws.
+[[nodiscard]] double step_time_lower_bound_s(const SimulationInput& input);
+
 }  // namespace csx::plan

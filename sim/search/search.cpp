@@ -7,6 +7,7 @@
 #include "batching/choice_rules.hpp"
 #include "batching/supported_sizes.hpp"
 #include "common/errors.hpp"
+#include "plan/step_bound.hpp"
 
 namespace csx::search {
 namespace {
@@ -68,6 +69,48 @@ std::int64_t least_trace_events(const SearchRequest& req, const CandidateResult&
                        : static_cast<std::int64_t>(events);
 }
 
+// SearchRequest::chosen_only. First the per-system batch (under auto, when it fits) and the
+// candidate of least lower bound; then every other candidate whose lower bound is not above the
+// step that decides: the fastest so far, or the one auto needs to beat to split the batch.
+// Simulated rows are recorded; returns how many were simulated.
+int simulate_decisive(const SearchRequest& req, std::vector<CandidateResult>& rows,
+                      const std::vector<plan::SimulationInput>& inputs,
+                      const std::vector<std::size_t>& input_rows, const Simulator& simulate) {
+  // Well above the engine's rounding (1e-12) and the choice's tie (1e-9): a candidate left out
+  // is slower than the decisive step by more than a tie.
+  constexpr double kMargin = 1e-6;
+  const std::int64_t P = req.split.per_system_batch_size;
+  const bool keeps_p = std::holds_alternative<batching::MbsAuto>(req.resolution.requested) &&
+                       rows[input_rows.front()].micro_batch_size == P;
+  std::vector<double> lower;
+  for (const auto& in : inputs) lower.push_back(plan::step_time_lower_bound_s(in));
+  const auto least = static_cast<std::size_t>(
+      std::min_element(lower.begin() + (keeps_p ? 1 : 0), lower.end()) - lower.begin());
+  std::vector<std::size_t> first;
+  if (keeps_p) first.push_back(0);
+  first.push_back(least);
+  const auto run = [&](const std::vector<std::size_t>& which) {
+    std::vector<plan::SimulationInput> batch;
+    for (const auto i : which) batch.push_back(inputs[i]);
+    auto sims = simulate(batch, false);
+    for (std::size_t n = 0; n < which.size(); ++n)
+      record(req, rows[input_rows[which[n]]], std::move(sims[n]));
+  };
+  run(first);
+  double decisive = rows[input_rows[least]].sim.step_time_s;
+  if (keeps_p) {
+    const double p_step = rows[input_rows.front()].sim.step_time_s;
+    decisive = std::min({decisive, p_step, p_step / (1 + req.auto_min_speedup)});
+  }
+  std::vector<std::size_t> rest;
+  for (std::size_t i = 0; i < inputs.size(); ++i)
+    if (std::find(first.begin(), first.end(), i) == first.end() &&
+        lower[i] <= decisive * (1 + kMargin))
+      rest.push_back(i);
+  if (!rest.empty()) run(rest);
+  return static_cast<int>(first.size() + rest.size());
+}
+
 }  // namespace
 
 double model_flops_per_step(const model::ModelCosts& costs, model::Pass pass,
@@ -110,10 +153,14 @@ SearchOutcome run_search(const SearchRequest& req, const Simulator& simulate) {
     inputs.push_back(plan_input(req, out.rows.back()));
     simulated_rows.push_back(out.rows.size() - 1);
   }
-  auto sims = inputs.empty() ? std::vector<plan::SimulationResult>{} : simulate(inputs, false);
-  for (std::size_t i = 0; i < simulated_rows.size(); ++i)
-    record(req, out.rows[simulated_rows[i]], std::move(sims[i]));
-  out.simulations = static_cast<int>(simulated_rows.size());
+  if (req.chosen_only && req.input_samples_per_s <= 0 && inputs.size() > 2) {
+    out.simulations = simulate_decisive(req, out.rows, inputs, simulated_rows, simulate);
+  } else {
+    auto sims = inputs.empty() ? std::vector<plan::SimulationResult>{} : simulate(inputs, false);
+    for (std::size_t i = 0; i < simulated_rows.size(); ++i)
+      record(req, out.rows[simulated_rows[i]], std::move(sims[i]));
+    out.simulations = static_cast<int>(simulated_rows.size());
+  }
 
   // The compiler picks the MBS without seeing the input pipeline: with the input simulated, the
   // choice takes each candidate's step without it (docs/model.md#input-pipeline).

@@ -25,7 +25,7 @@ struct CandidateResult {
   model::MemoryBreakdown memory;
   bool fits = false;
   std::string reason;      // why it does not fit; empty when it fits
-  bool simulated = false;  // fits implies simulated
+  bool simulated = false;  // fits implies simulated, unless SearchRequest::chosen_only left it out
   plan::SimulationResult sim;
   double samples_per_s = 0;
   double tokens_per_s = 0;
@@ -50,6 +50,13 @@ struct SearchRequest {
   double auto_min_speedup = 0.03;   // batching::choose
   model::IntervalBasis interval;    // of every simulated row's prediction interval
   double input_samples_per_s = 0;   // per CS-X; 0: the input is not simulated
+  // Only the chosen row is wanted (`validate`'s measured runs, the calibration fit): a fitting
+  // candidate whose step cannot be shorter than the fastest simulated one's (nor, under auto,
+  // more than auto_min_speedup faster than the per-system batch's), by
+  // plan::step_time_lower_bound_s, is not simulated (fits, simulated false). The choice and the
+  // chosen row are the same as without it; the decision's close-call note sees the simulated
+  // rows only. Off when the input is simulated.
+  bool chosen_only = false;
 };
 
 struct SearchOutcome {

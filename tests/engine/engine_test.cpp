@@ -7,6 +7,7 @@
 #include "batching/step_plan.hpp"
 #include "engine/simulation.hpp"
 #include "model/layer_costs.hpp"
+#include "plan/step_bound.hpp"
 #include "plan/step_schedule.hpp"
 #include "plan/swarmx_tree.hpp"
 #include "platform/platform_spec.hpp"
@@ -166,6 +167,20 @@ TEST(Engine, ClientFloorLengthensOnlyShortTrainingSteps) {
   const auto eval = engine::simulate(in);
   EXPECT_LT(eval.step_time_s, 0.01);
   EXPECT_EQ(eval.step_overhead_s, 0);
+}
+
+// plan::step_time_lower_bound_s without a simulation: on infinite I/O it is the step, the
+// hand-calculated summed compute (3 x (2e-3 + 5 x (fwd + bwd))) plus the 0.05 s fixed cost; the
+// client floor raises it as it raises the step; an evaluation step has neither.
+TEST(Engine, StepLowerBoundIsTheSummedComputeOnInfiniteIo) {
+  auto in = input_for(uniform_model(5, 1e8, 3e9), summed_compute_platform(), 24, 1, 8);
+  const double compute = summed_compute_s(5, 3e9);
+  EXPECT_LT(rel(plan::step_time_lower_bound_s(in), compute + 0.05), 1e-12);
+  EXPECT_LT(rel(plan::step_time_lower_bound_s(in), engine::simulate(in).step_time_s), 1e-9);
+  in.platform.client_step_floor_s = 0.2;
+  EXPECT_DOUBLE_EQ(plan::step_time_lower_bound_s(in), 0.2);
+  in.pass = model::Pass::kEval;
+  EXPECT_LT(plan::step_time_lower_bound_s(in), 0.01);
 }
 
 // Infinite compute, MemoryX link the only finite bandwidth B, hop latency lambda on the

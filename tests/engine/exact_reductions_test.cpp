@@ -15,6 +15,7 @@
 #include "input/platform_loader.hpp"
 #include "input/scenario.hpp"
 #include "model/layer_costs.hpp"
+#include "plan/step_bound.hpp"
 #include "test_models.hpp"
 
 using namespace csx;
@@ -104,6 +105,40 @@ TEST(ExactReductions, ShippedScenariosEqualTheFullSimulation) {
   }
   EXPECT_GE(checked, 12);
   EXPECT_GE(engaged, checked / 2);
+}
+
+// With finite links the bound stays at or below the simulated step: every shipped scenario,
+// at its per-system batch and at several microbatches, train and eval.
+TEST(Engine, StepLowerBoundNeverExceedsTheSimulatedStep) {
+  const std::string root = CSXSIM_SOURCE_DIR;
+  int checked = 0;
+  for (const auto& entry : std::filesystem::directory_iterator(root + "/scenarios")) {
+    if (entry.path().extension() != ".yaml") continue;
+    const auto scenario = io::load_scenario(entry.path().string(), root, std::nullopt);
+    const auto costs = model::layer_costs(scenario.model);
+    const auto platform = platform::load_platform(scenario.platform, root);
+    const auto split = batching::split_batch(*scenario.batch_size, scenario.num_csx.value_or(1));
+    std::vector<engine::SimulationInput> inputs;
+    for (const std::int64_t k : {1, 4})
+      for (const auto pass : {model::Pass::kTrain, model::Pass::kEval}) {
+        engine::SimulationInput in;
+        in.costs = costs;
+        in.platform = platform;
+        in.plan = batching::make_plan(split, mbs_with_about(split.per_system_batch_size, k));
+        in.pass = pass;
+        in.seq_len = scenario.model.seq_len;
+        in.recompute_passes = 1;
+        inputs.push_back(in);
+      }
+    const auto r = engine::simulate_all(inputs);
+    for (std::size_t i = 0; i < r.size(); ++i) {
+      const double bound = plan::step_time_lower_bound_s(inputs[i]);
+      EXPECT_LE(bound, r[i].step_time_s * (1 + 1e-9)) << entry.path().stem() << " " << i;
+      EXPECT_GT(bound, 0) << entry.path().stem() << " " << i;
+      ++checked;
+    }
+  }
+  EXPECT_GE(checked, 24);
 }
 
 // Each reduction alone against none, on compute-bound, streaming-bound and uneven plans, and

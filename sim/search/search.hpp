@@ -53,9 +53,9 @@ struct SearchRequest {
   // Only the chosen row is wanted (`validate`'s measured runs, the calibration fit): a fitting
   // candidate whose step cannot be shorter than the fastest simulated one's (nor, under auto,
   // more than auto_min_speedup faster than the per-system batch's), by
-  // plan::step_time_lower_bound_s, is not simulated (fits, simulated false). The choice and the
-  // chosen row are the same as without it; the decision's close-call note sees the simulated
-  // rows only. Off when the input is simulated.
+  // plan::step_time_lower_bound_s, is not simulated (fits, simulated false). The same candidate
+  // is chosen as without it (its step may differ in the last bits: engine::simulate_all); the
+  // decision's text sees the simulated rows only. Off when the input is simulated.
   bool chosen_only = false;
 };
 

@@ -3,6 +3,7 @@
 
 #include <fmt/format.h>
 #include <algorithm>
+#include <numeric>
 
 #include "batching/choice_rules.hpp"
 #include "batching/supported_sizes.hpp"
@@ -69,6 +70,20 @@ std::int64_t least_trace_events(const SearchRequest& req, const CandidateResult&
                        : static_cast<std::int64_t>(events);
 }
 
+// Simulates inputs[i] for each i of `which` in one batch and records each into its row,
+// rows[input_rows[i]].
+void simulate_rows(const SearchRequest& req, std::vector<CandidateResult>& rows,
+                   const std::vector<plan::SimulationInput>& inputs,
+                   const std::vector<std::size_t>& input_rows,
+                   const std::vector<std::size_t>& which, const Simulator& simulate) {
+  if (which.empty()) return;
+  std::vector<plan::SimulationInput> batch;
+  for (const auto i : which) batch.push_back(inputs[i]);
+  auto sims = simulate(batch, false);
+  for (std::size_t n = 0; n < which.size(); ++n)
+    record(req, rows[input_rows[which[n]]], std::move(sims[n]));
+}
+
 // SearchRequest::chosen_only. First the per-system batch (under auto, when it fits) and the
 // candidate of least lower bound; then every other candidate whose lower bound is not above the
 // step that decides: the fastest so far, or the one auto needs to beat to split the batch.
@@ -89,25 +104,17 @@ int simulate_decisive(const SearchRequest& req, std::vector<CandidateResult>& ro
   std::vector<std::size_t> first;
   if (keeps_p) first.push_back(0);
   first.push_back(least);
-  const auto run = [&](const std::vector<std::size_t>& which) {
-    std::vector<plan::SimulationInput> batch;
-    for (const auto i : which) batch.push_back(inputs[i]);
-    auto sims = simulate(batch, false);
-    for (std::size_t n = 0; n < which.size(); ++n)
-      record(req, rows[input_rows[which[n]]], std::move(sims[n]));
-  };
-  run(first);
+  simulate_rows(req, rows, inputs, input_rows, first, simulate);
   double decisive = rows[input_rows[least]].sim.step_time_s;
-  if (keeps_p) {
-    const double p_step = rows[input_rows.front()].sim.step_time_s;
-    decisive = std::min({decisive, p_step, p_step / (1 + req.auto_min_speedup)});
-  }
+  if (keeps_p)  // auto_min_speedup >= 0, so this is at most P's own step
+    decisive =
+        std::min(decisive, rows[input_rows.front()].sim.step_time_s / (1 + req.auto_min_speedup));
   std::vector<std::size_t> rest;
   for (std::size_t i = 0; i < inputs.size(); ++i)
     if (std::find(first.begin(), first.end(), i) == first.end() &&
         lower[i] <= decisive * (1 + kMargin))
       rest.push_back(i);
-  if (!rest.empty()) run(rest);
+  simulate_rows(req, rows, inputs, input_rows, rest, simulate);
   return static_cast<int>(first.size() + rest.size());
 }
 
@@ -156,9 +163,9 @@ SearchOutcome run_search(const SearchRequest& req, const Simulator& simulate) {
   if (req.chosen_only && req.input_samples_per_s <= 0 && inputs.size() > 2) {
     out.simulations = simulate_decisive(req, out.rows, inputs, simulated_rows, simulate);
   } else {
-    auto sims = inputs.empty() ? std::vector<plan::SimulationResult>{} : simulate(inputs, false);
-    for (std::size_t i = 0; i < simulated_rows.size(); ++i)
-      record(req, out.rows[simulated_rows[i]], std::move(sims[i]));
+    std::vector<std::size_t> all(inputs.size());
+    std::iota(all.begin(), all.end(), std::size_t{0});
+    simulate_rows(req, out.rows, inputs, simulated_rows, all, simulate);
     out.simulations = static_cast<int>(simulated_rows.size());
   }
 
